@@ -1,0 +1,50 @@
+"""Where the shipped data folders (maps/, counters/, scenarios/, assets/) are.
+
+In a checkout they sit at the top of the repository; in an installed wheel they are
+packed inside the package as ``tabletop/_shipped/<kind>``. A command-line argument may
+be a path or a bare name ("dog-sector") looked up in the shipped folder of its kind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["maps", "counters", "scenarios", "assets"]
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped_dir(kind: Kind) -> Path:
+    """The folder holding the shipped data of ``kind`` (wheel first, then checkout)."""
+    inside = _PACKAGE / "_shipped" / kind
+    if inside.is_dir():
+        return inside
+    checkout = _PACKAGE.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / kind).is_dir():
+        return checkout / kind
+    return inside  # absent: lookups in it fail with a clear "no such ..." message
+
+
+def shipped_names(kind: Kind) -> list[str]:
+    """Bare names of the shipped YAML files of ``kind``, sorted."""
+    folder = shipped_dir(kind)
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml"))
+
+
+def resolve(name_or_path: str, kind: Kind) -> Path | None:
+    """A path as given if it exists, else the shipped ``<kind>/<name>.yaml``, else None.
+
+    A bare name is a single path component, so it can never reach outside the folder.
+    """
+    given = Path(name_or_path)
+    if given.is_file():
+        return given
+    if given.name == name_or_path and name_or_path not in ("", ".", ".."):
+        stem = name_or_path[:-5] if name_or_path.endswith(".yaml") else name_or_path
+        candidate = shipped_dir(kind) / f"{stem}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
