@@ -85,9 +85,7 @@ def cmd_map_new(args: argparse.Namespace) -> int:
         raise CliError(f"{out}: already exists; choose another --out or add --force to replace it")
     if not out.parent.is_dir():
         raise CliError(f"{out}: folder {out.parent} does not exist")
-    text = blank_map_yaml(
-        columns=args.columns, rows=args.rows, orientation=args.orientation, name=args.name
-    )
+    text = blank_map_yaml(columns=args.columns, rows=args.rows, orientation=args.orientation, name=args.name)
     write_atomic(out, text)
     m = load_map(out)  # proves the written file loads
     print(f"wrote {out}: {m.grid.columns} x {m.grid.rows} {m.grid.orientation}-top hexes")
@@ -164,7 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="open a scenario (default: the solo DOG SECTOR scenario)")
-    p.add_argument("scenario", nargs="?", help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})")
+    p.add_argument(
+        "scenario", nargs="?", help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})"
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
@@ -188,7 +188,9 @@ def build_map_new_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tabletop map new", description="Write a blank free-play map.")
     p.add_argument("--columns", type=_positive, required=True, help="number of hex columns")
     p.add_argument("--rows", type=_positive, required=True, help="number of hex rows")
-    p.add_argument("--orientation", choices=("flat", "pointy"), default="flat", help="hex orientation (default flat)")
+    p.add_argument(
+        "--orientation", choices=("flat", "pointy"), default="flat", help="hex orientation (default flat)"
+    )
     p.add_argument("--name", default="Free-play map", help="the map's display name")
     p.add_argument("--out", required=True, help="YAML file to write")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")

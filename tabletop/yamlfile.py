@@ -92,8 +92,7 @@ class _Loader(yaml.SafeLoader):
                 raise DataError(
                     self.name,
                     key_node.start_mark.line + 1,
-                    f"duplicate key {key!r} (first at line {out.key_lines[key]}); "
-                    "keep one of them",
+                    f"duplicate key {key!r} (first at line {out.key_lines[key]}); keep one of them",
                 )
             out[key] = self.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
             out.key_lines[key] = key_node.start_mark.line + 1
@@ -118,11 +117,13 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_line_list)
 def parse_yaml(text: str, path: Path | str) -> Any:
     """Parse YAML text safely; any problem becomes a DataError naming ``path`` and the line."""
     if "\t" in text:
-        for number, line in enumerate(text.splitlines(), start=1):
-            stripped = line.lstrip(" ")
+        for number, row_text in enumerate(text.splitlines(), start=1):
+            stripped = row_text.lstrip(" ")
             if stripped.startswith("\t"):
                 raise DataError(
-                    path, number, "indented with a tab; YAML indentation must be spaces, so replace the tab with spaces"
+                    path,
+                    number,
+                    "indented with a tab; YAML indentation must be spaces, so replace the tab with spaces",
                 )
     loader = _Loader(text)
     loader.name = str(path)
@@ -140,8 +141,9 @@ def parse_yaml(text: str, path: Path | str) -> Any:
                 "YAML and tags are not allowed"
             )
         lines = text.splitlines()
-        context = exc.context_mark.line + 1 if exc.context_mark else line
-        for suspect in sorted({line, context, (line or 1) - 1} - {None, 0}):  # type: ignore[arg-type]
+        suspects = [n for n in (line, exc.context_mark.line + 1 if exc.context_mark else None) if n]
+        suspects += [n - 1 for n in suspects if n > 1]
+        for suspect in sorted(set(suspects)):
             if suspect <= len(lines) and re.search(r":\s+#", lines[suspect - 1]):
                 line = suspect
                 problem += ' (an unquoted # starts a comment: quote colours, e.g. "#2f5f8a")'

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import SHIPPED_MAPS
+
 from tabletop.cli import main
 from tabletop.hexgrid import Hex, neighbors
 
@@ -28,7 +28,9 @@ def test_one_map_ships_for_each_rule_system() -> None:
 
 
 @pytest.mark.parametrize("path", SHIPPED_MAPS, ids=lambda p: p.stem)
-def test_map_json_gives_geometry_a_third_party_can_check(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+def test_map_json_gives_geometry_a_third_party_can_check(
+    capsys: pytest.CaptureFixture[str], path: Path
+) -> None:
     code, out, _ = run(capsys, "map", path.stem, "--json")
     assert code == 0
     data = json.loads(out)
@@ -40,7 +42,10 @@ def test_map_json_gives_geometry_a_third_party_can_check(capsys: pytest.CaptureF
     by_axial = {(h["q"], h["r"]): h for h in hexes}
     for h in hexes:
         # the label is the printed column then row of this hex's offset position
-        assert h["label"] == f"{h['col'] + data['labels']['first_column']:0{digits}d}{h['row'] + data['labels']['first_row']:0{digits}d}"
+        assert (
+            h["label"]
+            == f"{h['col'] + data['labels']['first_column']:0{digits}d}{h['row'] + data['labels']['first_row']:0{digits}d}"
+        )
         assert h["terrain"] in data["terrain_types"]
         for n in neighbors(Hex(h["q"], h["r"])):
             other = by_axial.get((n.q, n.r))
@@ -64,13 +69,29 @@ def test_map_summary_names_the_grid_and_terrain(capsys: pytest.CaptureFixture[st
     assert "open 24" in out
 
 
-def test_map_new_writes_a_loadable_map_and_never_overwrites_silently(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_map_new_writes_a_loadable_map_and_never_overwrites_silently(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     out_file = tmp_path / "big.yaml"
-    code, out, _ = run(capsys, "map", "new", "--columns", "120", "--rows", "80", "--orientation", "pointy", "--out", str(out_file))
+    code, out, _ = run(
+        capsys,
+        "map",
+        "new",
+        "--columns",
+        "120",
+        "--rows",
+        "80",
+        "--orientation",
+        "pointy",
+        "--out",
+        str(out_file),
+    )
     assert code == 0 and "120 x 80 pointy-top" in out
     code, out, _ = run(capsys, "map", str(out_file), "--json")
     data = json.loads(out)
-    assert data["labels"]["digits"] == 3 and data["offset"] == "odd-r" and data["hexes"][-1]["label"] == "120080"
+    assert (
+        data["labels"]["digits"] == 3 and data["offset"] == "odd-r" and data["hexes"][-1]["label"] == "120080"
+    )
     before = out_file.read_text()
     code, _, err = run(capsys, "map", "new", "--columns", "3", "--rows", "3", "--out", str(out_file))
     assert code == 2 and "already exists" in err and out_file.read_text() == before
@@ -83,7 +104,9 @@ def test_map_new_refuses_a_bad_size(capsys: pytest.CaptureFixture[str], tmp_path
     assert "out of range" in capsys.readouterr().err
 
 
-def test_a_corrupted_map_gets_one_line_per_problem_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_corrupted_map_gets_one_line_per_problem_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     bad = tmp_path / "bad.yaml"
     main(["map", "new", "--columns", "4", "--rows", "2", "--out", str(bad)])
     capsys.readouterr()
@@ -123,7 +146,10 @@ def test_unknown_map_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and err.count("\n") == 1 and "shipped maps:" in err
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["map", "--help"], ["map", "new", "--help"], ["validate", "--help"], ["play", "--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["map", "--help"], ["map", "new", "--help"], ["validate", "--help"], ["play", "--help"]],
+)
 def test_every_subcommand_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(argv)
@@ -132,6 +158,8 @@ def test_every_subcommand_has_help(argv: list[str], capsys: pytest.CaptureFixtur
 
 
 def test_python_dash_m_runs_the_same_command() -> None:
-    done = subprocess.run([sys.executable, "-m", "tabletop", "map", "dog-sector"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletop", "map", "dog-sector"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert "grid:" in done.stdout

@@ -48,7 +48,7 @@ def test_distance_matches_red_blob_examples() -> None:
 
 
 def test_directions_are_red_blobs_order_and_diagonals_sit_between() -> None:
-    assert DIRECTIONS == (Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1))
+    assert (Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1)) == DIRECTIONS
     for i, d in enumerate(DIAGONALS):
         assert d == DIRECTIONS[i] + DIRECTIONS[(i + 1) % 6]
         assert distance(Hex(0, 0), d) == 2

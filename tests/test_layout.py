@@ -40,7 +40,9 @@ ORIENTATIONS = ["flat", "pointy"]
         ("pointy", Hex(-1, 2), (0.0, 3.0)),
     ],
 )
-def test_hex_to_pixel_matches_red_blob_formulas(orientation: str, h: Hex, expected: tuple[float, float]) -> None:
+def test_hex_to_pixel_matches_red_blob_formulas(
+    orientation: str, h: Hex, expected: tuple[float, float]
+) -> None:
     assert Layout(orientation).center(h) == pytest.approx(expected)  # type: ignore[arg-type]
 
 
@@ -68,7 +70,9 @@ def test_neighbouring_centres_are_sqrt3_apart_and_share_an_edge(orientation: str
 
 @pytest.mark.parametrize("orientation", ORIENTATIONS)
 @given(h=hexes, fx=st.floats(-0.84, 0.84), fy=st.floats(-0.84, 0.84))
-def test_pixel_to_hex_finds_the_hex_containing_the_point(orientation: str, h: Hex, fx: float, fy: float) -> None:
+def test_pixel_to_hex_finds_the_hex_containing_the_point(
+    orientation: str, h: Hex, fx: float, fy: float
+) -> None:
     layout = Layout(orientation, size=(7.0, 7.0), origin=(3.0, -2.0))  # type: ignore[arg-type]
     cx, cy = layout.center(h)
     point = shapely.Point(cx + 7 * fx * 0.8, cy + 7 * fy * 0.8)
@@ -102,7 +106,12 @@ def test_offset_round_trips(system: str, h: Hex) -> None:
 
 @pytest.mark.parametrize(
     ("system", "orientation", "lower"),
-    [("odd-q", "flat", True), ("even-q", "flat", False), ("odd-r", "pointy", True), ("even-r", "pointy", False)],
+    [
+        ("odd-q", "flat", True),
+        ("even-q", "flat", False),
+        ("odd-r", "pointy", True),
+        ("even-r", "pointy", False),
+    ],
 )
 def test_odd_offset_shoves_odd_lines_down_or_right(system: str, orientation: str, lower: bool) -> None:
     # Red Blob Games, "Offset coordinates": "odd" shoves odd columns (rows) by half a hex
@@ -148,7 +157,7 @@ def test_a_bad_label_says_why(label: str, message: str) -> None:
 
 
 def test_grid_refuses_labels_too_short_for_its_size() -> None:
-    with pytest.raises(ValueError, match="raise labels.digits"):
+    with pytest.raises(ValueError, match=r"raise labels\.digits"):
         RectGrid("flat", "odd-q", 120, 10)
     with pytest.raises(ValueError, match="odd-r or even-r"):
         RectGrid("pointy", "odd-q", 10, 10)

@@ -92,7 +92,11 @@ def test_the_loaded_map_cannot_be_changed_by_accident(tmp_path: Path) -> None:
         (('"0102/0202"', '"0102/0302"'), 23, "are not adjacent"),
         (("  columns: 4", "  columns: four"), 6, "must be a whole number"),
         (('colour: "#8a6d3b"', "colour: #8a6d3b"), 21, "unquoted # starts a comment"),
-        (("    kind: setup", "    kind: setup\n    kind: zone"), 27, "duplicate key 'kind' (first at line 26)"),
+        (
+            ("    kind: setup", "    kind: setup\n    kind: zone"),
+            27,
+            "duplicate key 'kind' (first at line 26)",
+        ),
         (("  offset: odd-q", "  offset: odd-r"), 5, "odd-q or even-q"),
         (("rules: free", "rulez: free"), 2, "did you mean 'rules'"),
         (("    columns: [1, 2]", "    columns: [1, 5]"), 27, "must be [from, to] with 1 <= from <= to <= 4"),

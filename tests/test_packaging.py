@@ -9,17 +9,29 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
-hatchling = pytest.importorskip("hatchling", reason="the test extra installs hatchling to build the wheel offline")
+hatchling = pytest.importorskip(
+    "hatchling", reason="the test extra installs hatchling to build the wheel offline"
+)
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(REPO),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+        ],
         check=True,
         capture_output=True,
     )
@@ -43,6 +55,8 @@ def test_an_unpacked_wheel_finds_maps_by_bare_name_from_anywhere(wheel: Path, tm
         "assert tabletop.cli.__file__.startswith(sys.argv[1]), tabletop.cli.__file__; "
         "sys.exit(c.main(['map', 'dog-sector', '--json']))"
     ).replace("tabletop.cli.__file__", "c.__file__")
-    done = subprocess.run([sys.executable, "-c", code, str(site)], cwd=elsewhere, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(site)], cwd=elsewhere, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["path"].startswith(str(site))

@@ -97,20 +97,27 @@ def test_each_graze_names_the_hexside_or_corner_it_touches(orientation: str) -> 
     checked = 0
     for v in hexes_within(Hex(0, 0), 12):
         line = shapely.LineString(
-            [integer_frame(orientation, *layout.center(Hex(0, 0))), integer_frame(orientation, *layout.center(v))]
+            [
+                integer_frame(orientation, *layout.center(Hex(0, 0))),
+                integer_frame(orientation, *layout.center(v)),
+            ]
         )
         for g in relative_traversal(*v).grazed:
             touch = shapely.intersection(polygons[index[g.hex]], line)
             assert (g.side is None) != (g.corner is None)
             if g.side is not None:
                 # along a hexside: the touch is the whole edge shared with that neighbour
-                edge = shapely.intersection(polygons[index[g.hex]].boundary, polygons[index[neighbor(g.hex, g.side)]].boundary)
+                edge = shapely.intersection(
+                    polygons[index[g.hex]].boundary, polygons[index[neighbor(g.hex, g.side)]].boundary
+                )
                 assert shapely.equals(shapely.line_merge(edge), touch)
             else:
                 # through a corner: the point shared with neighbours across sides k and k+1
                 assert g.corner is not None
                 a, b = neighbor(g.hex, g.corner), neighbor(g.hex, g.corner + 1)
-                point = shapely.intersection_all([polygons[index[g.hex]], polygons[index[a]], polygons[index[b]]])
+                point = shapely.intersection_all(
+                    [polygons[index[g.hex]], polygons[index[a]], polygons[index[b]]]
+                )
                 assert shapely.equals(point, touch)
             checked += 1
     assert checked > 50
@@ -120,7 +127,10 @@ def test_a_line_along_a_hexside_grazes_both_hexes_and_crosses_neither() -> None:
     t = traverse(Hex(0, 0), Hex(2, -1))
     assert t.crossed == (Hex(0, 0), Hex(2, -1))
     assert {(g.hex, g.side) for g in t.grazed} == {(Hex(1, -1), 5), (Hex(1, 0), 2)}
-    assert all(t.position(g.start) == pytest.approx(1 / 3) and t.position(g.end) == pytest.approx(2 / 3) for g in t.grazed)
+    assert all(
+        t.position(g.start) == pytest.approx(1 / 3) and t.position(g.end) == pytest.approx(2 / 3)
+        for g in t.grazed
+    )
 
 
 def test_a_line_through_a_corner_grazes_the_third_hex_at_that_corner() -> None:

@@ -117,7 +117,9 @@ class _Check:
             return None
         if type(value) is not int or value < low or (high is not None and value > high):
             span = f"{low} to {high}" if high is not None else f"at least {low}"
-            self.fail(self.line_of(d, key), f"`{key}` in {where} must be a whole number {span}, got {value!r}")
+            self.fail(
+                self.line_of(d, key), f"`{key}` in {where} must be a whole number {span}, got {value!r}"
+            )
             return None
         return value
 
@@ -126,11 +128,11 @@ class _Check:
         if key not in d or value is None:
             self.fail(
                 self.line_of(d, key),
-                f"{where} needs `colour: \"#rrggbb\"` (quoted: an unquoted # starts a comment)",
+                f'{where} needs `colour: "#rrggbb"` (quoted: an unquoted # starts a comment)',
             )
             return None
         if not isinstance(value, str) or not COLOUR.match(value):
-            self.fail(self.line_of(d, key), f"colour in {where} must be \"#rrggbb\", got {value!r}")
+            self.fail(self.line_of(d, key), f'colour in {where} must be "#rrggbb", got {value!r}')
             return None
         return value
 
@@ -147,7 +149,7 @@ class _Check:
         if type(value) is int:
             value = str(value)
         if not isinstance(value, str):
-            self.fail(line, f"{where}: expected a hex label like \"0504\", got {value!r}")
+            self.fail(line, f'{where}: expected a hex label like "0504", got {value!r}')
             return None
         try:
             return grid.hex_of(value)
@@ -158,7 +160,10 @@ class _Check:
     def labels(self, grid: RectGrid, d: LineDict, key: str, where: str) -> frozenset[Hex] | None:
         value = d.get(key)
         if not isinstance(value, LineList):
-            self.fail(self.line_of(d, key), f"`{key}` in {where} must be a list of hex labels, e.g. [\"0101\", \"0102\"]")
+            self.fail(
+                self.line_of(d, key),
+                f'`{key}` in {where} must be a list of hex labels, e.g. ["0101", "0102"]',
+            )
             return None
         out = set()
         for i, item in enumerate(value):
@@ -219,7 +224,10 @@ def _grid(c: _Check, data: LineDict) -> tuple[RectGrid | None, str | None]:
     offset = g.get("offset", DEFAULT_OFFSET[orientation])
     if offset not in OFFSET_SYSTEMS[orientation]:
         allowed = " or ".join(OFFSET_SYSTEMS[orientation])
-        c.fail(c.line_of(g, "offset"), f"grid offset for {orientation}-top hexes must be {allowed}, got {offset!r}")
+        c.fail(
+            c.line_of(g, "offset"),
+            f"grid offset for {orientation}-top hexes must be {allowed}, got {offset!r}",
+        )
         return None, None
     columns = c.integer(g, "columns", "grid", 1, 999)
     rows = c.integer(g, "rows", "grid", 1, 999)
@@ -258,7 +266,7 @@ def _terrain_types(c: _Check, data: LineDict) -> dict[str, TerrainType] | None:
         if not c.key_name(t, key, "terrain"):
             continue
         if not isinstance(spec, LineDict):
-            c.fail(c.line_of(t, key), f"{where} must be a mapping like {{symbol: \".\", colour: \"#e6d59a\"}}")
+            c.fail(c.line_of(t, key), f'{where} must be a mapping like {{symbol: ".", colour: "#e6d59a"}}')
             continue
         c.known_keys(spec, TERRAIN_KEYS, where)
         symbol = spec.get("symbol")
@@ -268,7 +276,10 @@ def _terrain_types(c: _Check, data: LineDict) -> dict[str, TerrainType] | None:
             c.fail(c.line_of(spec, "symbol"), f"{where} needs `symbol:` of exactly one non-space character")
             continue
         if symbol in by_symbol:
-            c.fail(c.line_of(spec, "symbol"), f"{where} uses symbol {symbol!r}, already used by {by_symbol[symbol]!r}; pick another")
+            c.fail(
+                c.line_of(spec, "symbol"),
+                f"{where} uses symbol {symbol!r}, already used by {by_symbol[symbol]!r}; pick another",
+            )
             continue
         by_symbol[symbol] = key
         colour = c.colour(spec, "colour", where)
@@ -300,14 +311,20 @@ def _symbol_rows(c: _Check, data: LineDict, key: str, where: str, grid: RectGrid
         lines.pop()
         numbers.pop()
     if len(lines) != grid.rows:
-        c.fail(c.line_of(data, key), f"`{key}` in {where} has {len(lines)} lines but the grid has {grid.rows} rows; give one line per row")
+        c.fail(
+            c.line_of(data, key),
+            f"`{key}` in {where} has {len(lines)} lines but the grid has {grid.rows} rows; give one line per row",
+        )
     out: dict[Hex, Any] = {}
     for row, (text, number) in enumerate(zip(lines, numbers, strict=True)):
         if row >= grid.rows:
             break
         tokens = text.split()
         if len(tokens) != grid.columns:
-            c.fail(number, f"row {row + grid.labels.first_row} of `{key}` has {len(tokens)} entries but the grid has {grid.columns} columns")
+            c.fail(
+                number,
+                f"row {row + grid.labels.first_row} of `{key}` has {len(tokens)} entries but the grid has {grid.columns} columns",
+            )
             continue
         for col, token in enumerate(tokens):
             v = cell(token, number)
@@ -316,7 +333,9 @@ def _symbol_rows(c: _Check, data: LineDict, key: str, where: str, grid: RectGrid
     return out
 
 
-def _terrain(c: _Check, data: LineDict, grid: RectGrid, types: dict[str, TerrainType]) -> dict[Hex, str] | None:
+def _terrain(
+    c: _Check, data: LineDict, grid: RectGrid, types: dict[str, TerrainType]
+) -> dict[Hex, str] | None:
     by_symbol = {t.symbol: k for k, t in types.items()}
     default = data.get("default_terrain")
     if default is not None and default not in types:
@@ -324,12 +343,14 @@ def _terrain(c: _Check, data: LineDict, grid: RectGrid, types: dict[str, Terrain
         default = None
     terrain: dict[Hex, str] = {}
     if "rows" in data:
+
         def cell(token: str, line: int) -> str | None:
             if token in by_symbol:
                 return by_symbol[token]
             legend = ", ".join(f"{s}={k}" for s, k in by_symbol.items())
             c.fail(line, f"unknown terrain symbol {token!r}; the terrain block declares {legend}")
             return None
+
         terrain = _symbol_rows(c, data, "rows", "the map", grid, cell)
     elif default is None:
         c.fail(data.line, "give the terrain as a `rows: |` block or name a `default_terrain:`")
@@ -337,7 +358,7 @@ def _terrain(c: _Check, data: LineDict, grid: RectGrid, types: dict[str, Terrain
     hexes = data.get("hexes")
     if hexes is not None:
         if not isinstance(hexes, LineDict):
-            c.fail(c.line_of(data, "hexes"), "`hexes` must map labels to terrain, e.g. \"0504\": woods")
+            c.fail(c.line_of(data, "hexes"), '`hexes` must map labels to terrain, e.g. "0504": woods')
         else:
             for label, kind in hexes.items():
                 h = c.label(grid, label, c.line_of(hexes, label), "hexes")
@@ -361,12 +382,14 @@ def _elevation(c: _Check, data: LineDict, grid: RectGrid) -> dict[Hex, int] | No
         c.known_keys(e, ELEVATION_KEYS, "elevation")
         base = c.integer(e, "default", "elevation", -99, 99, default=0) or 0
         if "rows" in e:
+
             def cell(token: str, line: int) -> int | None:
                 try:
                     return int(token)
                 except ValueError:
                     c.fail(line, f"elevation {token!r} is not a whole number")
                     return None
+
             levels = _symbol_rows(c, e, "rows", "elevation", grid, cell)
         overrides = c.mapping(e, "hexes", "elevation")
         for label, level in (overrides or {}).items():
@@ -374,7 +397,9 @@ def _elevation(c: _Check, data: LineDict, grid: RectGrid) -> dict[Hex, int] | No
             if h is None:
                 continue
             if type(level) is not int:
-                c.fail(c.line_of(overrides, label), f"elevation of {label} must be a whole number, got {level!r}")
+                c.fail(
+                    c.line_of(overrides, label), f"elevation of {label} must be a whole number, got {level!r}"
+                )
                 continue
             levels[h] = level
     return {h: levels.get(h, base) for h in grid.hexes()}
@@ -385,7 +410,9 @@ def _placed(c: _Check, data: LineDict, block: str, allowed: tuple[str, ...], whe
     """Read a block of named, placed things (features, hexsides, regions)."""
     d = c.mapping(data, block, "a map")
     out: dict[str, Any] = {}
-    for key, spec in (d or {}).items():
+    if d is None:
+        return out
+    for key, spec in d.items():
         where = f"{block} {key!r}"
         if not c.key_name(d, key, block.rstrip("s")):
             continue
@@ -411,11 +438,13 @@ def _feature(c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str) ->
     return HexFeature(key, c.text(spec, "name", where) or key, colour, MappingProxyType(dict(props)), hexes)
 
 
-def _hexside_feature(c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str) -> HexsideFeature | None:
+def _hexside_feature(
+    c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str
+) -> HexsideFeature | None:
     colour = c.colour(spec, "colour", where)
     between = spec.get("between")
     if not isinstance(between, LineList):
-        c.fail(c.line_of(spec, "between"), f"`between` in {where} must be a list like [\"0504/0505\"]")
+        c.fail(c.line_of(spec, "between"), f'`between` in {where} must be a list like ["0504/0505"]')
         return None
     sides: set[Hexside] = set()
     for i, pair in enumerate(between):
@@ -435,7 +464,9 @@ def _hexside_feature(c: _Check, grid: RectGrid, key: str, spec: LineDict, where:
     props = spec.get("properties", {})
     if colour is None or not isinstance(props, dict):
         return None
-    return HexsideFeature(key, c.text(spec, "name", where) or key, colour, MappingProxyType(dict(props)), frozenset(sides))
+    return HexsideFeature(
+        key, c.text(spec, "name", where) or key, colour, MappingProxyType(dict(props)), frozenset(sides)
+    )
 
 
 def _region(c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str) -> Region | None:
@@ -465,7 +496,10 @@ def _span(c: _Check, spec: LineDict, key: str, where: str, first: int, count: in
     last = first + count - 1
     if (not isinstance(value, LineList) or len(value) != 2 or any(type(v) is not int for v in value)
             or not first <= value[0] <= value[1] <= last):  # fmt: skip
-        c.fail(c.line_of(spec, key), f"`{key}` in {where} must be [from, to] with {first} <= from <= to <= {last}, got {value!r}")
+        c.fail(
+            c.line_of(spec, key),
+            f"`{key}` in {where} must be [from, to] with {first} <= from <= to <= {last}, got {value!r}",
+        )
         return None
     return range(value[0] - first, value[1] - first + 1)
 

@@ -30,9 +30,18 @@ from .coords import (
 from .grid import LabelError, LabelFormat, RectGrid
 from .layout import ORIENTATIONS, Layout, Orientation, round_hex
 from .offset import OFFSET_SYSTEMS, OffsetSystem, axial_to_offset, offset_to_axial
-from .traversal import Graze, Traversal, lattice_point, relative_traversal, traverse
+from .traversal import (
+    CORNER_OFFSETS,
+    Graze,
+    Traversal,
+    lattice_point,
+    precompute,
+    relative_traversal,
+    traverse,
+)
 
 __all__ = [
+    "CORNER_OFFSETS",
     "DIAGONALS",
     "DIRECTIONS",
     "OFFSET_SYSTEMS",
@@ -60,6 +69,7 @@ __all__ = [
     "neighbor",
     "neighbors",
     "offset_to_axial",
+    "precompute",
     "reflect_q",
     "reflect_r",
     "reflect_s",

@@ -46,9 +46,7 @@ class LabelFormat:
         text = label.strip()
         if len(text) != 2 * d or not text.isdigit():
             example = self.format(4, 3)
-            raise LabelError(
-                f"hex label {label!r} is not {2 * d} digits (column then row, e.g. {example!r})"
-            )
+            raise LabelError(f"hex label {label!r} is not {2 * d} digits (column then row, e.g. {example!r})")
         return (int(text[:d]) - self.first_column, int(text[d:]) - self.first_row)
 
 
@@ -108,9 +106,7 @@ class RectGrid:
     def hexes(self) -> list[Hex]:
         """Every hex on the map, column by column (label order)."""
         return [
-            offset_to_axial(self.offset, col, row)
-            for col in range(self.columns)
-            for row in range(self.rows)
+            offset_to_axial(self.offset, col, row) for col in range(self.columns) for row in range(self.rows)
         ]
 
     def label(self, h: Hex) -> str:

@@ -125,7 +125,8 @@ class Layout:
         ring = np.empty((len(hexes), 6, 2))
         ring[:, :, 0] = cx[:, None] + offs[None, :, 0]
         ring[:, :, 1] = cy[:, None] + offs[None, :, 1]
-        return shapely.polygons(ring)
+        polygons: np.ndarray = shapely.polygons(ring)
+        return polygons
 
 
 def round_hex(fq: float, fr: float) -> Hex:

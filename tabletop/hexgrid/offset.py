@@ -24,9 +24,7 @@ def check_offset(orientation: Orientation, value: object) -> OffsetSystem:
     """Return ``value`` as the offset system for ``orientation`` or raise ValueError."""
     allowed = OFFSET_SYSTEMS[orientation]
     if value not in allowed:
-        raise ValueError(
-            f"offset for {orientation}-top hexes must be {' or '.join(allowed)}, got {value!r}"
-        )
+        raise ValueError(f"offset for {orientation}-top hexes must be {' or '.join(allowed)}, got {value!r}")
     return value  # type: ignore[return-value]
 
 

@@ -27,9 +27,10 @@ Knows nothing of terrain, units or rules: what a graze *means* is a rule system'
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .coords import DIRECTIONS, Hex
 
@@ -104,8 +105,7 @@ def traverse(a: Hex, b: Hex) -> Traversal:
     aq, ar = a
     crossed = tuple(_new(Hex, (q + aq, r + ar)) for q, r in rel.crossed)
     grazed = tuple(
-        Graze(_new(Hex, (g.hex[0] + aq, g.hex[1] + ar)), g.side, g.corner, g.start, g.end)
-        for g in rel.grazed
+        Graze(_new(Hex, (g.hex[0] + aq, g.hex[1] + ar)), g.side, g.corner, g.start, g.end) for g in rel.grazed
     )
     return Traversal(a, b, crossed, rel.spans, grazed, rel.denominator)
 
@@ -144,11 +144,34 @@ def relative_traversal(dq: int, dr: int) -> Traversal:
     return Traversal(
         Hex(0, 0),
         Hex(dq, dr),
-        tuple(back(h) for h in base.crossed),
+        tuple([_new(Hex, (a * q + b * r, c * q + d * r)) for q, r in base.crossed]),
         base.spans,
         tuple(grazed),
         base.denominator,
     )
+
+
+def precompute(max_range: int) -> int:
+    """Fill the caches for every vector up to ``max_range``; returns how many vectors.
+
+    For bulk work (a viewshed over a whole map, a bot's survey). The objects made are
+    acyclic, so the cyclic garbage collector is paused meanwhile: with it running,
+    its passes over millions of new tuples cost more than the traversal itself.
+    """
+    if max_range < 0:
+        raise ValueError(f"max_range must be >= 0, got {max_range}")
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        count = 0
+        for dq in range(-max_range, max_range + 1):
+            for dr in range(max(-max_range, -dq - max_range), min(max_range, -dq + max_range) + 1):
+                relative_traversal(dq, dr)
+                count += 1
+        return count
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _graze_order(g: Graze) -> tuple[int, int, int, int]:
@@ -181,7 +204,7 @@ def _canonical(v: Hex) -> tuple[int, bool, Hex]:
     raise AssertionError(f"no sextant holds {v}")  # unreachable for a nonzero vector
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wedge_traversal(dq: int, dr: int) -> Traversal:
     """The traversal for a vector of the canonical wedge (or the zero vector)."""
     X, Y = 3 * dq, 2 * dr + dq

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m benchmarks` prints JSON with ratios against baselines run alongside."""
