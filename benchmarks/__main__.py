@@ -1,4 +1,8 @@
-"""Run the benchmarks and print one JSON object: `python -m benchmarks [--range N]`."""
+"""Run the benchmarks and print one JSON object: `python -m benchmarks [--only NAME]`.
+
+Every figure that compares is a ratio against a baseline measured in the same run, on
+the same machine, so a busy machine slows both sides alike.
+"""
 
 from __future__ import annotations
 
@@ -7,24 +11,24 @@ import json
 import platform
 import sys
 
-from benchmarks import traversal
+from benchmarks import los, traversal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--only", choices=("traversal", "los"), help="run one benchmark (default: all)")
     parser.add_argument(
         "--range", type=int, default=100, help="largest vector length for traversal (default 100)"
     )
-    parser.add_argument(
-        "--shapely-range", type=int, default=30, help="largest range checked against shapely (default 30)"
-    )
+    parser.add_argument("--size", type=int, default=100, help="map size for LOS and viewshed (default 100)")
     args = parser.parse_args()
-    print(f"traversal: every vector up to range {args.range} ...", file=sys.stderr)
-    result = {
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "traversal": traversal.run(args.range, args.shapely_range),
-    }
+    result: dict[str, object] = {"python": platform.python_version(), "machine": platform.machine()}
+    if args.only in (None, "traversal"):
+        print(f"traversal: every vector up to range {args.range} ...", file=sys.stderr)
+        result["traversal"] = traversal.run(args.range)
+    if args.only in (None, "los"):
+        print(f"los: queries and viewsheds on a {args.size} x {args.size} map ...", file=sys.stderr)
+        result["los"] = los.run(args.size)
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

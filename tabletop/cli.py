@@ -17,6 +17,13 @@ from tabletop.atomicfile import write_atomic
 from tabletop.board import Map, load_map
 from tabletop.board.blank import blank_map_yaml
 from tabletop.board.export import map_to_json
+from tabletop.engine.los import LosPolicy, LosQuery, LosResult, line_of_sight
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.scenario import Scenario, is_scenario_data, load_scenario
+from tabletop.engine.viewshed import viewshed
+from tabletop.games import LOS_POLICIES, los_policy
+from tabletop.hexgrid import Hex, LabelError
+from tabletop.shipped import resolve
 from tabletop.yamlfile import DataError, DataErrors, read_yaml
 
 EXIT_BAD_INPUT = 2
@@ -32,10 +39,153 @@ def _print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
+def _open(source: str) -> Map | Scenario:
+    """A MAP_OR_SCENARIO argument: a path, or a bare name among shipped scenarios, then maps."""
+    path = resolve(source, "scenarios")
+    if path is None:
+        return load_map(source)
+    try:
+        data = read_yaml(path)
+    except DataError as exc:
+        raise DataErrors([exc]) from None
+    return load_scenario(path) if is_scenario_data(data) else load_map(path)
+
+
 def _open_map(source: str) -> Map:
-    # Scenarios (issue: game state and scenarios) will name their map; until then a
-    # MAP_OR_SCENARIO argument is a map.
-    return load_map(source)
+    opened = _open(source)
+    return opened.board if isinstance(opened, Scenario) else opened
+
+
+class _Table:
+    """What a LOS command works on: the live state, the policy and the conditions."""
+
+    def __init__(self, source: str, rules: str | None) -> None:
+        opened = _open(source)
+        if isinstance(opened, Scenario):
+            self.state = opened.state()
+            self.conditions = opened.conditions
+            rules = rules or opened.rules
+        else:
+            self.state = MapState.of(opened)
+            self.conditions = frozenset()
+        if rules is not None and rules not in ("free", *LOS_RULES):
+            raise CliError(f"--rules {rules!r}: choose one of free, {', '.join(LOS_RULES)}")
+        self.policy: LosPolicy = los_policy(self.state, rules)
+        self.board = self.state.board
+
+    def where(self, text: str, what: str) -> tuple[Hex, Piece | None]:
+        """A FROM/TO argument: a hex label on the map, or a unit id in the scenario."""
+        try:
+            return self.board.hex_of(text), None
+        except LabelError as exc:
+            for p in self.state.pieces():
+                if p.id == text and p.kind == "unit":
+                    return p.hex, p
+            ids = [p.id for p in self.state.pieces() if p.kind == "unit"]
+            hint = f"; units here: {', '.join(ids[:12])}" if ids else ""
+            raise CliError(f"{what} {text!r}: {exc}, and no unit has that id{hint}") from None
+
+    def query(self, a: str, b: str, args: argparse.Namespace) -> LosQuery:
+        src, viewer = self.where(a, "FROM")
+        dst, target = self.where(b, "TO")
+        conditions = self.conditions | ({"night"} if getattr(args, "night", False) else set())
+        return LosQuery(
+            src, dst, args.from_level, getattr(args, "to_level", None), viewer, target, frozenset(conditions)
+        )
+
+
+def _describe(r: LosResult, label: Any) -> str:
+    q = r.query
+    lines = [f"{label(q.source)} -> {label(q.target)}  range {r.range}  {r.result.upper()}  ({r.policy})"]
+    for f in r.blocking:
+        where = label(f.hex) if f.hex is not None else "line"
+        lines.append(f"  blocked at {where}: {f.cause} [{f.rule}], {float(f.at):.0%} along the line")
+    if r.hindrances:
+        lines.append(f"  hindrances: {r.hindrance_count}")
+        for f in r.hindrances:
+            where = label(f.hex) if f.hex is not None else "line"
+            lines.append(f"    {where}: {f.cause} [{f.rule}]" + (f" x{f.amount}" if f.amount != 1 else ""))
+    for f in r.modifiers:
+        lines.append(f"  modifier: {f.cause} [{f.rule}]")
+    lines.append("  crossed: " + " ".join(label(h) for h in r.crossed))
+    if r.grazed:
+        lines.append(
+            "  grazed:  "
+            + " ".join(f"{label(g.hex)}({'side' if g.side is not None else 'corner'})" for g in r.grazed)
+        )
+    return "\n".join(lines)
+
+
+def _safe_label(board: Map) -> Any:
+    def label(h: Hex) -> str:
+        return board.label(h) if board.grid.contains(h) else f"off-map({h.q},{h.r})"
+
+    return label
+
+
+def cmd_los(args: argparse.Namespace) -> int:
+    table = _Table(args.map, args.rules)
+    label = _safe_label(table.board)
+    if args.pairs:
+        queries = _read_pairs(Path(args.pairs), table, args)
+        for q in queries:
+            r = line_of_sight(table.state, table.policy, q)
+            print(json.dumps(r.to_json(label), separators=(",", ":")) if args.json else _describe(r, label))
+        return 0
+    if args.frm is None or args.to is None:
+        raise CliError("give FROM and TO (hex labels or unit ids), or --pairs FILE")
+    r = line_of_sight(table.state, table.policy, table.query(args.frm, args.to, args))
+    if args.json:
+        _print_json(r.to_json(label))
+    else:
+        print(_describe(r, label))
+    return 0
+
+
+def _read_pairs(path: Path, table: _Table, args: argparse.Namespace) -> list[LosQuery]:
+    """All queries of a pairs file, checked before any is answered."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read ({exc.strerror})") from None
+    queries = []
+    for number, row in enumerate(text.splitlines(), start=1):
+        words = row.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise CliError(f"{path}:{number}: expected two hexes or unit ids, 'FROM TO', got {row.strip()!r}")
+        try:
+            queries.append(table.query(words[0], words[1], args))
+        except CliError as exc:
+            raise CliError(f"{path}:{number}: {exc}") from None
+    return queries
+
+
+def cmd_viewshed(args: argparse.Namespace) -> int:
+    table = _Table(args.map, args.rules)
+    src, viewer = table.where(args.frm, "FROM")
+    conditions = table.conditions | ({"night"} if args.night else set())
+    seen = viewshed(
+        table.state, table.policy, src, source_level=args.from_level, viewer=viewer,
+        conditions=frozenset(conditions), max_range=args.range,
+    )  # fmt: skip
+    label = table.board.label
+    visible = sorted(label(h) for h in seen)
+    hindered = sorted(label(h) for h, v in seen.items() if v == "hindered")
+    if args.json:
+        _print_json(
+            {"from": label(src), "policy": table.policy.name, "visible": visible, "hindered": hindered}
+        )
+    else:
+        print(
+            f"{label(src)} sees {len(visible)} of {len(table.board.terrain)} hexes ({len(hindered)} hindered), {table.policy.name}"
+        )
+        print("  " + " ".join(visible))
+    return 0
+
+
+LOS_RULES = tuple(LOS_POLICIES)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -52,9 +202,23 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    m = _open_map(args.map)
+    opened = _open(args.map)
+    m = opened.board if isinstance(opened, Scenario) else opened
     if args.json:
-        _print_json(map_to_json(m))
+        data = map_to_json(m)
+        if isinstance(opened, Scenario):
+            data["scenario"] = opened.name
+            data["units"] = [
+                {"id": p.id, "type": p.type, "side": p.side, "hex": m.label(p.hex)}
+                for p in opened.pieces
+                if p.kind == "unit"
+            ]
+            data["markers"] = [
+                {"id": p.id, "type": p.type, "hex": m.label(p.hex)}
+                for p in opened.pieces
+                if p.kind == "marker"
+            ]
+        _print_json(data)
         return 0
     grid = m.grid
     counts = Counter(m.terrain.values())
@@ -97,6 +261,12 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         data = read_yaml(path)
     except DataError as exc:
         return ("file", [exc])
+    if is_scenario_data(data):
+        try:
+            s = load_scenario(path)
+        except DataErrors as exc:
+            return ("scenario", exc.errors)
+        return (f"scenario: {s.name}, map {s.board.name}, {len(s.pieces)} pieces", [])
     if hasattr(data, "get") and "grid" in data:
         try:
             m = load_map(path)
@@ -105,8 +275,8 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         return (f"map: {m.name}, {m.grid.columns} x {m.grid.rows}", [])
     return (
         "file",
-        [DataError(path, 1, "not a map (a map has a `grid:` block); counters and scenarios "
-                   "are not checked yet")],
+        [DataError(path, 1, "neither a map (a `grid:` block) nor a scenario (a `map:` line); "
+                   "counters are not checked yet")],
     )  # fmt: skip
 
 
@@ -177,7 +347,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the grid as JSON")
     p.set_defaults(func=cmd_map)
 
-    p = sub.add_parser("validate", help="check map files (and folders of them)")
+    p = sub.add_parser(
+        "los",
+        help="line of sight between two hexes or units, with the reason and the rule",
+        description="Judge a line of sight under the map's rule system (or --rules). FROM and TO are hex "
+        "labels (0504) or, in a scenario, unit ids. --pairs FILE answers one 'FROM TO' a line.",
+    )
+    p.add_argument("map", help="map or scenario: path or bare shipped name")
+    p.add_argument("frm", nargs="?", metavar="FROM", help="hex label or unit id")
+    p.add_argument("to", nargs="?", metavar="TO", help="hex label or unit id")
+    p.add_argument("--pairs", metavar="FILE", help="file of 'FROM TO' lines; one answer a line")
+    p.add_argument("--from-level", type=int, help="level at FROM (default: ground + the unit's level)")
+    p.add_argument("--to-level", type=int, help="level at TO (default: ground + the unit's level)")
+    p.add_argument("--night", action="store_true", help="darkness (games with night rules)")
+    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    p.add_argument("--json", action="store_true", help="print JSON (one object a line with --pairs)")
+    p.set_defaults(func=cmd_los)
+
+    p = sub.add_parser("viewshed", help="every hex visible from a hex or unit")
+    p.add_argument("map", help="map or scenario: path or bare shipped name")
+    p.add_argument("frm", metavar="FROM", help="hex label or unit id")
+    p.add_argument("--range", type=_positive, help="only hexes within this range")
+    p.add_argument("--from-level", type=int, help="level at FROM (default: ground + the unit's level)")
+    p.add_argument("--night", action="store_true", help="darkness (games with night rules)")
+    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_viewshed)
+
+    p = sub.add_parser("validate", help="check map and scenario files (and folders of them)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=cmd_validate)

@@ -34,8 +34,11 @@ COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 TOP_KEYS = (
     "name", "rules", "notes", "grid", "terrain", "default_terrain", "rows", "hexes",
-    "elevation", "features", "hexsides", "regions",
+    "elevation", "features", "hexsides", "regions", "line_of_sight",
 )  # fmt: skip
+LOS_KEYS = ("grazing", "markers")
+LOS_EFFECTS = ("clear", "hinder", "block")
+GRAZING = ("both", "either", "never")
 GRID_KEYS = ("orientation", "offset", "columns", "rows", "labels", "scale")
 LABEL_KEYS = ("first_column", "first_row", "digits")
 TERRAIN_KEYS = ("symbol", "colour", "name", "properties")
@@ -193,6 +196,7 @@ def build_map(data: Any, path: Path) -> Map:
     features = _placed(c, data, "features", FEATURE_KEYS, "hexes", grid, _feature)
     sides = _placed(c, data, "hexsides", HEXSIDE_KEYS, "between", grid, _hexside_feature)
     regions = _placed(c, data, "regions", REGION_KEYS, None, grid, _region)
+    los = _line_of_sight(c, data, types)
     if c.errors:
         raise DataErrors(c.errors)
     assert name is not None and terrain is not None and elevation is not None
@@ -206,6 +210,7 @@ def build_map(data: Any, path: Path) -> Map:
         hexsides=MappingProxyType(sides),  # type: ignore[arg-type]
         regions=MappingProxyType(regions),  # type: ignore[arg-type]
         rules=rules,
+        line_of_sight=MappingProxyType(los),
         notes=notes,
         scale=scale or "",
         path=path,
@@ -502,6 +507,36 @@ def _span(c: _Check, spec: LineDict, key: str, where: str, first: int, count: in
         )
         return None
     return range(value[0] - first, value[1] - first + 1)
+
+
+def _line_of_sight(c: _Check, data: LineDict, types: dict[str, TerrainType]) -> dict[str, Any]:
+    """The free-play line-of-sight settings, and each terrain's `los` property checked."""
+    for key, t in types.items():
+        effect = t.properties.get("los", "clear")
+        if effect not in LOS_EFFECTS:
+            spec = data["terrain"][key]
+            c.fail(
+                c.line_of(spec, "properties"),
+                f"terrain {key!r}: properties.los must be clear, hinder or block, got {effect!r}",
+            )
+    block = c.mapping(data, "line_of_sight", "a map")
+    if block is None:
+        return {"grazing": "both", "markers": {"smoke": "hinder"}}
+    c.known_keys(block, LOS_KEYS, "line_of_sight")
+    grazing = block.get("grazing", "both")
+    if grazing not in GRAZING:
+        c.fail(
+            c.line_of(block, "grazing"),
+            f"line_of_sight grazing must be both, either or never, got {grazing!r}",
+        )
+    markers = block.get("markers", {"smoke": "hinder"})
+    if not isinstance(markers, dict) or any(v not in LOS_EFFECTS for v in markers.values()):
+        c.fail(
+            c.line_of(block, "markers"),
+            "line_of_sight markers must map marker types to clear, hinder or block",
+        )
+        markers = {}
+    return {"grazing": grazing, "markers": dict(markers)}
 
 
 def _unknown(what: str, value: Any, known: dict[str, Any]) -> str:

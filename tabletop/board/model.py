@@ -71,6 +71,7 @@ class Map:
     hexsides: Mapping[str, HexsideFeature]
     regions: Mapping[str, Region]
     rules: str | None = None
+    line_of_sight: Mapping[str, Any] = field(default_factory=dict)
     notes: str = ""
     scale: str = ""
     path: Path | None = None

@@ -1,0 +1,115 @@
+"""Units and markers on a map: the live state that line of sight and movement read.
+
+A change here (a unit moves, smoke is placed) is seen by the next query at once: there
+is no separate copy of "what blocks" to keep in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from tabletop.board import Map
+from tabletop.hexgrid import Hex
+
+PieceKind = Literal["unit", "marker"]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A counter on the map: a unit (``kind="unit"``) or a marker (smoke, wreck, ...).
+
+    ``level`` is the piece's height above its hex's ground level (a building floor);
+    ``facing`` is a direction index 0-5 for games with facing; ``status`` holds words a
+    rule system reads ("prone", "pinned", "night-vision").
+    """
+
+    id: str
+    type: str
+    hex: Hex
+    side: str | None = None
+    kind: PieceKind = "unit"
+    level: int = 0
+    facing: int | None = None
+    status: frozenset[str] = frozenset()
+
+    def has(self, word: str) -> bool:
+        """Whether ``word`` is among this piece's status words."""
+        return word in self.status
+
+
+@dataclass
+class MapState:
+    """A map with the pieces currently on it, indexed by hex."""
+
+    board: Map
+    _pieces: dict[str, Piece] = field(default_factory=dict)
+    _by_hex: dict[Hex, list[str]] = field(default_factory=dict)
+    version: int = 0  # bumped on every change, so derived caches know when to refresh
+
+    @classmethod
+    def of(cls, board: Map, pieces: Iterable[Piece] = ()) -> MapState:
+        state = cls(board)
+        for p in pieces:
+            state.place(p)
+        return state
+
+    def place(self, piece: Piece) -> None:
+        """Put a new piece on the map; ValueError for a duplicate id or an off-map hex."""
+        if piece.id in self._pieces:
+            raise ValueError(f"piece id {piece.id!r} is already on the map")
+        if not self.board.grid.contains(piece.hex):
+            raise ValueError(f"piece {piece.id!r}: {piece.hex} is not on the map")
+        self._pieces[piece.id] = piece
+        self._by_hex.setdefault(piece.hex, []).append(piece.id)
+        self.version += 1
+
+    def remove(self, piece_id: str) -> Piece:
+        """Take a piece off the map and return it."""
+        piece = self.piece(piece_id)
+        del self._pieces[piece_id]
+        ids = self._by_hex[piece.hex]
+        ids.remove(piece_id)
+        if not ids:
+            del self._by_hex[piece.hex]
+        self.version += 1
+        return piece
+
+    def move(self, piece_id: str, to: Hex) -> Piece:
+        """Move a piece to another hex; returns the moved piece."""
+        moved = replace(self.remove(piece_id), hex=to)
+        self.place(moved)
+        return moved
+
+    def update(self, piece: Piece) -> None:
+        """Replace a piece by a changed copy with the same id (status, level, facing)."""
+        self.remove(piece.id)
+        self.place(piece)
+
+    def piece(self, piece_id: str) -> Piece:
+        """The piece with this id; KeyError naming it if there is none."""
+        try:
+            return self._pieces[piece_id]
+        except KeyError:
+            raise KeyError(f"no piece with id {piece_id!r} on the map") from None
+
+    def pieces(self) -> list[Piece]:
+        """Every piece, in the order placed."""
+        return list(self._pieces.values())
+
+    def pieces_at(self, h: Hex) -> list[Piece]:
+        """The pieces in hex ``h``, units and markers."""
+        return [self._pieces[i] for i in self._by_hex.get(h, ())]
+
+    def units_at(self, h: Hex) -> list[Piece]:
+        """The units in hex ``h``."""
+        return [p for p in self.pieces_at(h) if p.kind == "unit"]
+
+    def markers_at(self, h: Hex) -> list[Piece]:
+        """The markers in hex ``h``."""
+        return [p for p in self.pieces_at(h) if p.kind == "marker"]
+
+    def occupied(self) -> set[Hex]:
+        """Hexes holding at least one unit."""
+        return {h for h, ids in self._by_hex.items() if any(self._pieces[i].kind == "unit" for i in ids)}

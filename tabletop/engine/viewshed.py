@@ -1,0 +1,84 @@
+"""Viewshed: every hex a position sees, with whether the view is hindered.
+
+For a player checking a position and for the bots. Uses the same line-of-sight judgement
+as a single query, so a viewshed can never disagree with ``line_of_sight``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tabletop.hexgrid import Hex, distance
+
+from .fastview import EffectGrid, fast_viewshed
+from .los import BasePolicy, LosPolicy, LosQuery, Verdict, line_of_sight
+from .pieces import MapState, Piece
+
+_VERDICTS: tuple[Verdict, Verdict] = ("clear", "hindered")
+
+
+def has_fixed_effects(state: MapState, policy: LosPolicy) -> bool:
+    """Whether a policy's verdicts follow from fixed hex effects alone (no whole-line
+    rules, no end modifiers, no hexside effects), so the vectorised path applies."""
+    cls = type(policy)
+    return (
+        getattr(cls, "judge", None) is BasePolicy.judge
+        and getattr(cls, "end_modifiers", None) is BasePolicy.end_modifiers
+        and policy.static_obstacles(state) is not None
+        and policy.static_hexsides(state) == {}
+    )
+
+
+def viewshed(
+    state: MapState,
+    policy: LosPolicy,
+    source: Hex,
+    *,
+    source_level: int | None = None,
+    viewer: Piece | None = None,
+    conditions: frozenset[str] = frozenset(),
+    max_range: int | None = None,
+) -> dict[Hex, Verdict]:
+    """The hexes ``source`` sees (within ``max_range``), each "clear" or "hindered";
+    the source itself is included as "clear". Blocked hexes are left out."""
+    grid = state.board.grid
+    if not grid.contains(source):
+        raise ValueError(f"{source} is not on the map")
+    if has_fixed_effects(state, policy):
+        return _fast(state, policy, source, max_range)
+    targets = [h for h in grid.hexes() if max_range is None or distance(source, h) <= max_range]
+    seen: dict[Hex, Verdict] = {}
+    for h in targets:
+        if h == source:
+            seen[h] = "clear"
+            continue
+        r = line_of_sight(state, policy, LosQuery(source, h, source_level, None, viewer, None, conditions))
+        if r.result != "blocked":
+            seen[h] = r.result
+    return seen
+
+
+_GRIDS: dict[tuple[int, int, int], tuple[EffectGrid, list[Hex], np.ndarray, np.ndarray]] = {}
+
+
+def _fast(state: MapState, policy: LosPolicy, source: Hex, max_range: int | None) -> dict[Hex, Verdict]:
+    """The vectorised viewshed; the map's effect grid is kept until the state changes."""
+    key = (id(state), state.version, id(policy))
+    if key not in _GRIDS:
+        static = policy.static_obstacles(state)
+        assert static is not None
+        hexes = state.board.grid.hexes()
+        qs = np.fromiter((h.q for h in hexes), dtype=np.int64, count=len(hexes))
+        rs = np.fromiter((h.r for h in hexes), dtype=np.int64, count=len(hexes))
+        _GRIDS.clear()
+        _GRIDS[key] = (EffectGrid.of(state.board.grid, static), hexes, qs, rs)
+    effects, hexes, qs, rs = _GRIDS[key]
+    if max_range is not None:
+        dq, dr = qs - source.q, rs - source.r
+        near = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr)) <= max_range
+        picked = np.nonzero(near)[0]
+        qs, rs = qs[picked], rs[picked]
+        hexes = [hexes[i] for i in picked]
+    levels = fast_viewshed(effects, policy.grazing, source, qs, rs)
+    visible = np.nonzero(levels < 2)[0]
+    return {hexes[i]: _VERDICTS[levels[i]] for i in visible.tolist()}

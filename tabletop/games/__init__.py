@@ -1,0 +1,33 @@
+"""One package per rule system; each supplies its line-of-sight policy (and, later,
+movement, tables, turn procedure and bots).
+
+A map names its rule system (``rules:`` in the map file); ``los_policy`` picks the
+policy for it, or free play (the map's own terrain data) for any other map.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from tabletop.engine.freeplay import FreePlayPolicy
+from tabletop.engine.los import LosPolicy
+from tabletop.engine.pieces import MapState
+
+#: rule system key (as written in map files) -> module with ``policy(state)``
+LOS_POLICIES = {
+    "dog_sector": "tabletop.games.dog_sector.los",
+    "devil_dogs": "tabletop.games.devil_dogs.los",
+    "omaha": "tabletop.games.omaha.los",
+    "dogfaces": "tabletop.games.dogfaces.los",
+    "dogs_of_war": "tabletop.games.dogs_of_war.los",
+}
+
+
+def los_policy(state: MapState, rules: str | None = None) -> LosPolicy:
+    """The line-of-sight policy for ``rules`` (default: the map's own ``rules:``)."""
+    key = rules if rules is not None else state.board.rules
+    if key == "free" or key not in LOS_POLICIES:
+        return FreePlayPolicy.for_map(state)
+    module = import_module(LOS_POLICIES[key])
+    policy: LosPolicy = module.policy(state)
+    return policy

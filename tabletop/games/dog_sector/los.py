@@ -1,0 +1,579 @@
+"""DOG SECTOR line of sight and the geometric limits on who may fire at what.
+
+Knows the rules of phases 4 (German fire, Table 4) and 6 (American fire, Table 6) that
+are geometry: American units on hilltop and trench hexes block line of sight; the target
+must be in the same or an adjacent map section; ranges by firing unit type; hexes that
+cannot be fired from, or targeted, except at or from an adjacent hex; and hexes a
+German unit type may never target. Each is reported as a blocking finding with its rule,
+and range bonuses as modifiers, so a player sees why. The figures and the project's
+choices where the text is silent live in ``los.yaml`` beside this module.
+
+Knows nothing of dice, unit strength, pinned or reduced status, or which target types a
+unit may attack: those belong to the fire procedure. Which side fires is the viewer's
+``side`` ("american" or "german"); its ``type`` is a key under that side's ``units`` in
+``los.yaml``. With no viewer, only line of sight and the section rule are judged, and
+the verdict says so.
+
+"Directly behind a tank or dozer" (phase 4) is read geometrically (the project's
+choice): the target hex is next to a hex that holds a tank or dozer and that the line
+from the firer's centre to the target's centre crosses (enters the interior of). A hex
+the line only grazes does not screen: the tank stands beside the line, not in front.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import combinations
+from types import MappingProxyType
+from typing import Any
+
+from tabletop.board import Map
+from tabletop.engine.los import (
+    GRAZE_RULES,
+    BasePolicy,
+    Finding,
+    GrazeRule,
+    LineContext,
+    Obstacle,
+    Severity,
+    StaticObstacles,
+)
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.hexgrid import Hex, Hexside, distance, neighbors
+from tabletop.yamlfile import DataError, LineDict, LineList, parse_yaml
+
+DATA = "los.yaml"
+GAME = "DOG SECTOR"
+LOS_RULE = f"{GAME} phase 6"
+SECTION_RULE = f"{GAME} phases 4 and 6"
+START = 0.0  # whole-line findings start at the firer
+
+
+# --------------------------------------------------------------------------- the data
+
+
+@dataclass(frozen=True)
+class HexTest:
+    """A kind of hex: of one of ``terrain`` (any if None), and, if ``next_to`` is given,
+    next to a hex of one of those terrains."""
+
+    terrain: frozenset[str] | None
+    next_to: frozenset[str] | None
+
+    def matches(self, board: Map, h: Hex) -> bool:
+        if self.terrain is not None and board.terrain[h] not in self.terrain:
+            return False
+        if self.next_to is None:
+            return True
+        on_map = board.grid.contains
+        return any(on_map(n) and board.terrain[n] in self.next_to for n in neighbors(h))
+
+    def describe(self, board: Map, h: Hex) -> str:
+        """``h`` named the way this test sees it, e.g. "beach hex 0408 next to bluff"."""
+        words = f"{board.terrain[h]} hex {board.label(h)}"
+        if self.next_to is not None:
+            words += f" next to {' or '.join(sorted(self.next_to))}"
+        return words
+
+
+@dataclass(frozen=True)
+class UnitFire:
+    """One firing unit type's geometric limits (a line of Table 4 or 6)."""
+
+    type: str
+    name: str
+    fires: bool
+    max_range: int | None  # None: no limit on the map
+    max_range_against: Mapping[str, int]  # target type -> a longer limit
+    bonus_range: int | None
+    bonus: str
+    cannot_target: tuple[HexTest, ...]
+    screened_by: frozenset[str]
+    note: str
+
+    def range_limit(self, target: Piece | None) -> int | None:
+        """The farthest this type may fire at ``target`` (None: no limit); with no target
+        piece, the longest limit against any target type."""
+        if self.max_range is None:
+            return None
+        if target is None:
+            return max([self.max_range, *self.max_range_against.values()])
+        return self.max_range_against.get(target.type, self.max_range)
+
+
+@dataclass(frozen=True)
+class SideFire:
+    """One side's fire phase: its rule, its table, and its hex and unit limits."""
+
+    side: str
+    rule: str
+    table: str
+    needs_line_of_sight: bool
+    cannot_fire_from: tuple[HexTest, ...]
+    fire_only_adjacent_from: tuple[HexTest, ...]
+    target_only_adjacent: tuple[HexTest, ...]
+    units: Mapping[str, UnitFire]
+
+
+@dataclass(frozen=True)
+class LosTables:
+    """Everything ``los.yaml`` holds, validated."""
+
+    terrain: frozenset[str]
+    blocking_side: str
+    blocking_terrain: frozenset[str]
+    grazing: GrazeRule
+    section_kind: str
+    sides: Mapping[str, SideFire]
+
+
+_EMPTY = LineList()
+_EMPTY.item_lines = []
+
+
+class _Reader:
+    """Validation of ``los.yaml`` into frozen dataclasses; DataError names the line."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.terrain: frozenset[str] = frozenset()
+
+    def fail(self, line: int | None, message: str) -> DataError:
+        return DataError(self.path, line, message)
+
+    def mapping(
+        self,
+        node: Any,
+        where: str,
+        line: int | None,
+        keys: Sequence[str] | None,
+        required: Sequence[str] = (),
+    ) -> LineDict:
+        """``node`` as a mapping with only ``keys`` (any keys if None) and all ``required``."""
+        if not isinstance(node, LineDict):
+            raise self.fail(line, f"{where} must be a mapping")
+        for key in node:
+            if keys is not None and key not in keys:
+                raise self.fail(
+                    node.key_lines[key], f"{where}: unknown key {key!r} (known: {', '.join(keys)})"
+                )
+        for key in required:
+            if key not in node:
+                raise self.fail(node.line, f"{where}: `{key}:` is missing")
+        return node
+
+    def text(self, node: LineDict, key: str, where: str) -> str:
+        value = node.get(key, "")
+        if not isinstance(value, str) or (key in node and not value):
+            raise self.fail(node.key_lines.get(key), f"{where}.{key} must be text")
+        return value
+
+    def flag(self, node: LineDict, key: str, where: str) -> bool:
+        value = node.get(key, True)
+        if not isinstance(value, bool):
+            raise self.fail(node.key_lines.get(key), f"{where}.{key} must be true or false")
+        return value
+
+    def count(self, node: LineDict, key: str, where: str) -> int | None:
+        value = node.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise self.fail(
+                node.key_lines.get(key), f"{where}.{key} must be a whole number of hexes, 1 or more"
+            )
+        return value
+
+    def words(
+        self, node: LineDict, key: str, where: str, known: frozenset[str] | None = None
+    ) -> frozenset[str]:
+        """The list of words at ``node[key]`` (empty if absent), each one of ``known``."""
+        value, line = node.get(key, _EMPTY), node.key_lines.get(key)
+        if not isinstance(value, LineList) or not all(isinstance(w, str) for w in value):
+            raise self.fail(line, f"{where}.{key} must be a list of words")
+        for word, item_line in zip(value, value.item_lines, strict=True):
+            if known is not None and word not in known:
+                raise self.fail(
+                    item_line, f"{where}.{key}: {word!r} is not one of {', '.join(sorted(known))}"
+                )
+        return frozenset(value)
+
+    def hex_tests(self, node: LineDict, key: str, where: str) -> tuple[HexTest, ...]:
+        """The list of hex tests at ``node[key]`` (empty if absent)."""
+        value, line = node.get(key, _EMPTY), node.key_lines.get(key)
+        if not isinstance(value, LineList):
+            raise self.fail(
+                line, f"{where}.{key} must be a list of hex tests ({{terrain: [...], next_to: [...]}})"
+            )
+        out = []
+        for i, (item, item_line) in enumerate(zip(value, value.item_lines, strict=True)):
+            w = f"{where}.{key}[{i}]"
+            item = self.mapping(item, w, item_line, ("terrain", "next_to"))
+            if not item:
+                raise self.fail(item_line, f"{w} needs `terrain:` or `next_to:`")
+            terrain = self.words(item, "terrain", w, self.terrain) if "terrain" in item else None
+            next_to = self.words(item, "next_to", w, self.terrain) if "next_to" in item else None
+            out.append(HexTest(terrain, next_to))
+        return tuple(out)
+
+    def unit(self, key: str, node: Any, where: str, line: int | None) -> UnitFire:
+        keys = ("name", "fires", "max_range", "max_range_against", "bonus_range", "bonus",
+                "cannot_target", "screened_by", "note")  # fmt: skip
+        node = self.mapping(node, where, line, keys, required=("name",))
+        against: dict[str, int] = {}
+        if "max_range_against" in node:
+            w = f"{where}.max_range_against"
+            table = self.mapping(node["max_range_against"], w, node.key_lines["max_range_against"], None)
+            for target in table:
+                n = self.count(table, target, w)
+                assert n is not None
+                against[target] = n
+            if "max_range" not in node:
+                raise self.fail(
+                    node.key_lines["max_range_against"], f"{where}: max_range_against needs max_range"
+                )
+        bonus_range = self.count(node, "bonus_range", where)
+        if bonus_range is not None and "bonus" not in node:
+            raise self.fail(
+                node.key_lines["bonus_range"], f"{where}: bonus_range needs `bonus:` saying what it gives"
+            )
+        return UnitFire(
+            type=key,
+            name=self.text(node, "name", where),
+            fires=self.flag(node, "fires", where),
+            max_range=self.count(node, "max_range", where),
+            max_range_against=MappingProxyType(against),
+            bonus_range=bonus_range,
+            bonus=self.text(node, "bonus", where),
+            cannot_target=self.hex_tests(node, "cannot_target", where),
+            screened_by=self.words(node, "screened_by", where),
+            note=self.text(node, "note", where),
+        )
+
+    def side(self, key: str, node: Any, line: int | None) -> SideFire:
+        where = f"sides.{key}"
+        keys = ("rule", "table", "needs_line_of_sight", "cannot_fire_from", "fire_only_adjacent_from",
+                "target_only_adjacent", "units")  # fmt: skip
+        node = self.mapping(node, where, line, keys, required=keys)
+        units_node = self.mapping(node["units"], f"{where}.units", node.key_lines["units"], None)
+        units = {
+            k: self.unit(k, v, f"{where}.units.{k}", units_node.key_lines[k]) for k, v in units_node.items()
+        }
+        return SideFire(
+            side=key,
+            rule=self.text(node, "rule", where),
+            table=self.text(node, "table", where),
+            needs_line_of_sight=self.flag(node, "needs_line_of_sight", where),
+            cannot_fire_from=self.hex_tests(node, "cannot_fire_from", where),
+            fire_only_adjacent_from=self.hex_tests(node, "fire_only_adjacent_from", where),
+            target_only_adjacent=self.hex_tests(node, "target_only_adjacent", where),
+            units=MappingProxyType(units),
+        )
+
+    def tables(self, data: Any) -> LosTables:
+        top_keys = ("terrain", "line_of_sight", "sections", "sides")
+        top = self.mapping(data, "the file", 1, top_keys, required=top_keys)
+        self.terrain = self.words(top, "terrain", "the file")
+        los_keys = ("blocking_side", "blocking_terrain", "grazing")
+        los = self.mapping(
+            top["line_of_sight"], "line_of_sight", top.key_lines["line_of_sight"], los_keys, los_keys
+        )
+        blocking_terrain = self.words(los, "blocking_terrain", "line_of_sight", self.terrain)
+        grazing = los["grazing"]
+        if grazing not in GRAZE_RULES:
+            raise self.fail(
+                los.key_lines["grazing"], f"line_of_sight.grazing must be one of {', '.join(GRAZE_RULES)}"
+            )
+        sections = self.mapping(top["sections"], "sections", top.key_lines["sections"], ("kind",), ("kind",))
+        sides_node = self.mapping(top["sides"], "sides", top.key_lines["sides"], None)
+        sides = {k: self.side(k, v, sides_node.key_lines[k]) for k, v in sides_node.items()}
+        blocking_side = self.text(los, "blocking_side", "line_of_sight")
+        if blocking_side not in sides:
+            raise self.fail(
+                los.key_lines["blocking_side"], "line_of_sight.blocking_side must be one of the sides"
+            )
+        every_type = {t for s in sides.values() for t in s.units}
+        for s in sides.values():
+            for u in s.units.values():
+                for t in (*u.max_range_against, *u.screened_by):
+                    if t not in every_type:
+                        where = f"sides.{s.side}.units.{u.type}"
+                        raise self.fail(sides_node.line, f"{where}: {t!r} is no unit type of any side")
+        return LosTables(
+            terrain=self.terrain,
+            blocking_side=blocking_side,
+            blocking_terrain=blocking_terrain,
+            grazing=grazing,
+            section_kind=self.text(sections, "kind", "sections"),
+            sides=MappingProxyType(sides),
+        )
+
+
+def read_tables(text: str, path: str = DATA) -> LosTables:
+    """Validate the text of a ``los.yaml``; DataError names the line of any problem."""
+    return _Reader(path).tables(parse_yaml(text, path))
+
+
+@cache
+def tables() -> LosTables:
+    """The shipped ``los.yaml`` beside this module, read once."""
+    text = resources.files(__package__).joinpath(DATA).read_text(encoding="utf-8")
+    return read_tables(text, f"tabletop/games/dog_sector/{DATA}")
+
+
+# ----------------------------------------------------------------------- the sections
+
+
+@dataclass(frozen=True)
+class Sections:
+    """A map's sections: which section keys hold each hex, and which pairs touch."""
+
+    of_hex: Mapping[Hex, frozenset[str]]
+    adjacent: frozenset[frozenset[str]]
+    defined: bool  # whether the map has any section at all
+
+    @classmethod
+    def of(cls, board: Map, kind: str) -> Sections:
+        of_hex: dict[Hex, set[str]] = {}
+        for region in board.regions.values():
+            if region.kind == kind:
+                for h in region.hexes:
+                    of_hex.setdefault(h, set()).add(region.key)
+        adjacent: set[frozenset[str]] = set()
+        for h, keys in of_hex.items():
+            for n in neighbors(h):
+                for a in keys:
+                    adjacent.update(frozenset((a, b)) for b in of_hex.get(n, ()) if b != a)
+        # a hex in two sections joins them too
+        for keys in of_hex.values():
+            adjacent.update(frozenset(pair) for pair in combinations(keys, 2))
+        return cls({h: frozenset(k) for h, k in of_hex.items()}, frozenset(adjacent), bool(of_hex))
+
+    def same_or_adjacent(self, a: Hex, b: Hex) -> bool:
+        """Whether ``a`` and ``b`` lie in one section, or in two that touch."""
+        sa, sb = self.of_hex.get(a, frozenset()), self.of_hex.get(b, frozenset())
+        return bool(sa & sb) or any(frozenset((x, y)) in self.adjacent for x in sa for y in sb)
+
+    def name(self, h: Hex) -> str:
+        return "/".join(sorted(self.of_hex.get(h, ()))) or "no section"
+
+
+# ------------------------------------------------------------------------- the policy
+
+
+def _first(tests: Sequence[HexTest], board: Map, h: Hex) -> HexTest | None:
+    return next((t for t in tests if t.matches(board, h)), None)
+
+
+def _whole_line(severity: Severity, cause: str, rule: str) -> Finding:
+    return Finding(severity, cause, rule, None, START)
+
+
+class DogSectorPolicy(BasePolicy):
+    """DOG SECTOR's line of sight (phase 6) with the geometric targeting limits of
+    phases 4 and 6 and Tables 4 and 6 as whole-line findings."""
+
+    name = "DOG SECTOR"
+
+    def __init__(self, board: Map, data: LosTables | None = None) -> None:
+        self.data = data if data is not None else tables()
+        self.grazing = self.data.grazing
+        self._board = board
+        self._sections = Sections.of(board, self.data.section_kind)
+        self._static: tuple[MapState, int, StaticObstacles] | None = None
+
+    def sections(self, board: Map) -> Sections:
+        """The sections of ``board`` (worked out once per map)."""
+        if board is not self._board:
+            self._board, self._sections = board, Sections.of(board, self.data.section_kind)
+        return self._sections
+
+    # Phase 6: a hilltop or trench hex holding an American unit blocks the line. What
+    # blocks does not depend on who looks (German fire reads the same findings in
+    # ``judge``), so the engine may use one table per map state.
+    def hex_obstacle(self, state: MapState, h: Hex, ctx: LineContext) -> Obstacle | None:
+        return self._blocker(state, h)
+
+    def static_obstacles(self, state: MapState) -> StaticObstacles:
+        """The hexes holding a blocking unit: one table per map state, rebuilt on change."""
+        cached = self._static
+        if cached is None or cached[0] is not state or cached[1] != state.version:
+            table = {}
+            for h in {p.hex for p in state.pieces()}:
+                ob = self._blocker(state, h)
+                if ob is not None:
+                    table[h] = ob
+            cached = self._static = (state, state.version, StaticObstacles(table, self.grazing))
+        return cached[2]
+
+    def static_hexsides(self, state: MapState) -> Mapping[Hexside, Obstacle]:
+        """No hexside does anything to a DOG SECTOR line."""
+        return {}
+
+    def _blocker(self, state: MapState, h: Hex) -> Obstacle | None:
+        terrain = state.board.terrain[h]
+        if terrain not in self.data.blocking_terrain:
+            return None
+        for unit in state.units_at(h):
+            if unit.side == self.data.blocking_side:
+                return Obstacle("block", f"{unit.side} unit {unit.id} ({unit.type}) on {terrain}", LOS_RULE)
+        return None
+
+    def judge(self, state: MapState, ctx: LineContext, found: list[Finding]) -> list[Finding]:
+        viewer = ctx.query.viewer
+        side = self._side(viewer)
+        out: list[Finding] = []
+        if side is None or side.needs_line_of_sight:
+            out.extend(found)
+        else:
+            out.extend(
+                _whole_line(
+                    "modifier",
+                    f"{side.side} fire needs no line of sight: not blocked by {f.cause}"
+                    + (f" at {state.board.label(f.hex)}" if f.hex is not None else ""),
+                    side.rule,
+                )
+                for f in found
+            )
+        out.extend(self._section_rule(state, ctx, side))
+        if viewer is None or side is None:  # (side is None only when viewer is)
+            out.append(
+                _whole_line(
+                    "modifier",
+                    "no firing unit given: line of sight and the section rule only; "
+                    "no range limit and no firing or targeting restriction applied",
+                    SECTION_RULE,
+                )
+            )
+            return out
+        out.extend(self._fire_rules(state, ctx, side, viewer))
+        return out
+
+    def _side(self, viewer: Piece | None) -> SideFire | None:
+        if viewer is None:
+            return None
+        side = self.data.sides.get(viewer.side or "")
+        if side is None:
+            raise ValueError(
+                f"viewer {viewer.id!r} has side {viewer.side!r}; DOG SECTOR fire needs one of "
+                f"{', '.join(repr(s) for s in self.data.sides)}"
+            )
+        return side
+
+    def _section_rule(self, state: MapState, ctx: LineContext, side: SideFire | None) -> list[Finding]:
+        """Phases 4 and 6: the target is in the same or an adjacent map section."""
+        rule = side.rule if side is not None else SECTION_RULE
+        sections = self.sections(state.board)
+        if not sections.defined:
+            return [_whole_line("modifier", "the map has no sections: section rule not applied", rule)]
+        out = []
+        for end, what in ((ctx.source, "firer"), (ctx.target, "target")):
+            if end not in sections.of_hex:
+                out.append(
+                    _whole_line("block", f"{what} hex {state.board.label(end)} is in no map section", rule)
+                )
+        if not out and not sections.same_or_adjacent(ctx.source, ctx.target):
+            cause = (
+                "target not in the same or an adjacent section "
+                f"({sections.name(ctx.source)} -> {sections.name(ctx.target)})"
+            )
+            out.append(_whole_line("block", cause, rule))
+        return out
+
+    def _fire_rules(self, state: MapState, ctx: LineContext, side: SideFire, viewer: Piece) -> list[Finding]:
+        unit = side.units.get(viewer.type)
+        if unit is None:
+            raise ValueError(
+                f"viewer {viewer.id!r}: {side.side} unit type {viewer.type!r} is not in {side.table} "
+                f"(known: {', '.join(side.units)})"
+            )
+        board = state.board
+        src, tgt, rng = ctx.source, ctx.target, ctx.range
+        adjacent = rng <= 1
+        out: list[Finding] = []
+
+        def block(cause: str, rule: str = side.rule) -> None:
+            out.append(_whole_line("block", cause, rule))
+
+        if not unit.fires:
+            block(f"{unit.name} does not fire (no line in {side.table})", side.table)
+            return out
+        test = _first(side.cannot_fire_from, board, src)
+        if test is not None:
+            block(f"{unit.name} cannot fire from {test.describe(board, src)}")
+        if not adjacent:  # one finding per rule: the first hex test that applies
+            test = _first(side.fire_only_adjacent_from, board, src)
+            if test is not None:
+                block(
+                    f"{unit.name} fires from {test.describe(board, src)} only at adjacent targets (range {rng})"
+                )
+            test = _first(side.target_only_adjacent, board, tgt)
+            if test is not None:
+                block(f"{test.describe(board, tgt)} can be targeted only from an adjacent hex (range {rng})")
+        test = _first(unit.cannot_target, board, tgt)
+        if test is not None:
+            block(f"{unit.name} cannot target {test.describe(board, tgt)}")
+        out.extend(self._screens(state, ctx, side, unit))
+        out.extend(self._range(ctx, side, unit))
+        return out
+
+    def _screens(self, state: MapState, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
+        """Phase 4: no fire at a hex holding a screening unit (tank, dozer) or at the hex
+        directly behind one: next to a hex holding one that the line crosses."""
+        if not unit.screened_by:
+            return []
+        board = state.board
+        out = []
+        for screen in state.units_at(ctx.target):
+            if screen.type in unit.screened_by:
+                cause = f"{unit.name} cannot target a hex holding a {screen.type} ({screen.id} at {board.label(ctx.target)})"
+                out.append(_whole_line("block", cause, side.rule))
+                break
+        for h in ctx.traversal.crossed[1:-1]:
+            if distance(h, ctx.target) != 1 or not board.grid.contains(h):
+                continue
+            for screen in state.units_at(h):
+                if screen.type in unit.screened_by:
+                    cause = (
+                        f"{unit.name} cannot target the hex directly behind a {screen.type} "
+                        f"({screen.id} at {board.label(h)}, seen from {board.label(ctx.source)})"
+                    )
+                    out.append(_whole_line("block", cause, side.rule))
+                    break
+        return out
+
+    def _range(self, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
+        """Tables 4 and 6: range limits (blocks) and bonus ranges (modifiers)."""
+        out = []
+        target = ctx.query.target_piece
+        limit = unit.range_limit(target)
+        rng = ctx.range
+        if target is None and unit.max_range_against:
+            types = " or ".join(unit.max_range_against)
+            out.append(
+                _whole_line(
+                    "modifier",
+                    f"target type not given: {unit.name} range limit taken as {limit}, its longest (against {types})",
+                    side.table,
+                )
+            )
+        if limit is not None and rng > limit:
+            against = f" against {target.type}" if target is not None and unit.max_range_against else ""
+            reach = "only at adjacent targets" if limit == 1 else f"only within {limit} hexes"
+            out.append(_whole_line("block", f"{unit.name}{against} fires {reach} (range {rng})", side.table))
+        if unit.bonus_range is not None and rng <= unit.bonus_range:
+            within = "adjacent" if unit.bonus_range == 1 else f"within {unit.bonus_range} hexes"
+            out.append(
+                _whole_line(
+                    "modifier", f"{unit.name} bonus, target {within}: {unit.bonus} (range {rng})", side.table
+                )
+            )
+        return out
+
+
+def policy(state: MapState) -> DogSectorPolicy:
+    """The DOG SECTOR line-of-sight policy for ``state``'s map (the registry's entry)."""
+    return DogSectorPolicy(state.board)
