@@ -98,15 +98,19 @@ def _describe(r: LosResult, label: Any) -> str:
     q = r.query
     lines = [f"{label(q.source)} -> {label(q.target)}  range {r.range}  {r.result.upper()}  ({r.policy})"]
     for f in r.blocking:
-        where = label(f.hex) if f.hex is not None else "line"
-        lines.append(f"  blocked at {where}: {f.cause} [{f.rule}], {float(f.at):.0%} along the line")
+        if f.hex is None:
+            lines.append(f"  blocked: {f.cause} [{f.rule}]")
+        else:
+            lines.append(f"  blocked at {label(f.hex)}: {f.cause} [{f.rule}], {f.at:.0%} along the line")
     if r.hindrances:
         lines.append(f"  hindrances: {r.hindrance_count}")
         for f in r.hindrances:
-            where = label(f.hex) if f.hex is not None else "line"
+            where = label(f.hex) if f.hex is not None else "whole line"
             lines.append(f"    {where}: {f.cause} [{f.rule}]" + (f" x{f.amount}" if f.amount != 1 else ""))
     for f in r.modifiers:
         lines.append(f"  modifier: {f.cause} [{f.rule}]")
+    for f in r.notes:
+        lines.append(f"  note: {f.cause} [{f.rule}]")
     lines.append("  crossed: " + " ".join(label(h) for h in r.crossed))
     if r.grazed:
         lines.append(

@@ -83,6 +83,10 @@ def causes(result: LosResult) -> list[str]:
 
 
 def notes(result: LosResult) -> list[str]:
+    return [f.cause for f in result.notes]
+
+
+def modifiers(result: LosResult) -> list[str]:
     return [f.cause for f in result.modifiers]
 
 

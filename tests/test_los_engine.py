@@ -221,3 +221,14 @@ def test_the_vectorised_viewshed_agrees_with_single_queries(grazing: str, seed: 
         for h in m.grid.hexes():
             expected = "clear" if h == src else line_of_sight(state, policy, LosQuery(src, h)).result
             assert seen.get(h, "blocked") == expected, (m.label(src), m.label(h))
+
+
+def test_a_viewshed_after_a_change_of_the_map_state_sees_the_change() -> None:
+    state = board(". . . . .\n. . . . .\n. . . . .")
+    policy = FreePlayPolicy.for_map(state)
+    src = state.board.hex_of("0102")
+    before = viewshed(state, policy, src)
+    state.place(Piece("s1", "smoke", state.board.hex_of("0302"), kind="marker"))
+    after = viewshed(state, policy, src)
+    assert before[state.board.hex_of("0502")] == "clear"
+    assert after[state.board.hex_of("0502")] == "hindered"

@@ -26,8 +26,10 @@ class FreePlayPolicy(BasePolicy):
     def __init__(self, grazing: GrazeRule = "both", markers: dict[str, str] | None = None) -> None:
         self.grazing = grazing
         self.markers = dict(markers or {})
-        self._cache: tuple[int, int, StaticObstacles] | None = None
-        self._sides: tuple[int, Mapping[Hexside, Obstacle]] | None = None
+        # (state, its version, table): the state itself, not its id(), so a new state
+        # that happens to reuse a collected one's address never reads a stale table
+        self._cache: tuple[MapState, int, StaticObstacles] | None = None
+        self._sides: tuple[object, Mapping[Hexside, Obstacle]] | None = None
 
     @classmethod
     def for_map(cls, state: MapState) -> FreePlayPolicy:
@@ -39,25 +41,25 @@ class FreePlayPolicy(BasePolicy):
 
     def static_obstacles(self, state: MapState) -> StaticObstacles:
         """Nothing here depends on who looks: one table per map state, rebuilt on change."""
-        if self._cache is None or self._cache[:2] != (id(state), state.version):
+        if self._cache is None or self._cache[0] is not state or self._cache[1] != state.version:
             table = {}
             for h in state.board.grid.hexes():
                 ob = self._obstacle(state, h)
                 if ob is not None:
                     table[h] = ob
-            self._cache = (id(state), state.version, StaticObstacles(table, self.grazing))
+            self._cache = (state, state.version, StaticObstacles(table, self.grazing))
         return self._cache[2]
 
     def static_hexsides(self, state: MapState) -> Mapping[Hexside, Obstacle]:
         """Hexside features are the map's, fixed for its lifetime: one table per map."""
-        if self._sides is None or self._sides[0] != id(state.board):
+        if self._sides is None or self._sides[0] is not state.board:
             out: dict[Hexside, Obstacle] = {}
             for key, feature in state.board.hexsides.items():
                 effect = feature.properties.get("los", "clear")
                 if effect in ("hinder", "block"):
                     for side in feature.sides:
                         out.setdefault(side, Obstacle(effect, key, RULE))
-            self._sides = (id(state.board), out)
+            self._sides = (state.board, out)
         return self._sides[1]
 
     def _obstacle(self, state: MapState, h: Hex) -> Obstacle | None:

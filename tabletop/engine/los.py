@@ -29,7 +29,7 @@ from .pieces import MapState, Piece
 GrazeRule = Literal["both", "either", "never"]
 GRAZE_RULES: tuple[GrazeRule, ...] = ("both", "either", "never")
 
-Severity = Literal["block", "hinder", "modifier"]
+Severity = Literal["block", "hinder", "modifier", "note"]
 Verdict = Literal["clear", "hindered", "blocked"]
 
 
@@ -39,7 +39,8 @@ class Obstacle:
 
     ``severity``: "block" ends the line; "hinder" lets it through, counted (``amount``
     of them, or a to-hit penalty in games that count points); "modifier" does not touch
-    the line but changes the shot (e.g. "-1 attack: target in forest").
+    the line but changes the shot (e.g. "-1 attack: target in forest"); "note" changes
+    nothing and tells the player what was (not) applied and why.
     """
 
     severity: Severity
@@ -149,6 +150,11 @@ class LosPolicy(Protocol):
         """What a hexside the line crosses (or runs along) does to it."""
         ...
 
+    def end_level(self, state: MapState, h: Hex, piece: Piece | None) -> int:
+        """The level of an end of the line when the query does not give it (the hex's
+        ground plus the piece's own level, as this rule system reads its map)."""
+        ...
+
     def static_obstacles(self, state: MapState) -> StaticObstacles | None:
         """Every on-map hex's obstacle when they do not depend on the query (who looks,
         from where, at what level), else None. Lets the engine and the viewshed skip
@@ -184,6 +190,7 @@ class LosResult:
     blocking: tuple[Finding, ...]
     hindrances: tuple[Finding, ...]
     modifiers: tuple[Finding, ...] = ()
+    notes: tuple[Finding, ...] = ()
     source_level: int = 0
     target_level: int = 0
 
@@ -248,6 +255,7 @@ class LosResult:
             "hindrances": [finding(f) for f in self.hindrances],
             "hindrance_count": self.hindrance_count,
             "modifiers": [finding(f) for f in self.modifiers],
+            "notes": [finding(f) for f in self.notes],
             "blocked_at": None if self.blocked_at is None else float(self.blocked_at),
             "hindered_at": None if self.hindered_at is None else float(self.hindered_at),
             "levels": [self.source_level, self.target_level],
@@ -288,9 +296,20 @@ def line_of_sight(state: MapState, policy: LosPolicy, query: LosQuery) -> LosRes
     blocking = tuple([f for f in final if f.severity == "block"])
     hindrances = tuple([f for f in final if f.severity == "hinder"])
     modifiers = tuple([f for f in final if f.severity == "modifier"])
+    notes = tuple([f for f in final if f.severity == "note"])
     verdict: Verdict = "blocked" if blocking else "hindered" if hindrances else "clear"
     return LosResult(
-        query, policy.name, ctx.range, verdict, rel, blocking, hindrances, modifiers, src_level, tgt_level
+        query,
+        policy.name,
+        ctx.range,
+        verdict,
+        rel,
+        blocking,
+        hindrances,
+        modifiers,
+        notes,
+        src_level,
+        tgt_level,
     )
 
 
@@ -374,7 +393,7 @@ def _hexside_findings(state: MapState, policy: LosPolicy, ctx: LineContext) -> l
         for (start, _end), pair in runs.items():
             if len(pair) == 2:
                 ob = obstacle(hexside(pair[0], pair[1]))
-                if ob is not None and ob.severity != "modifier":
+                if ob is not None and ob.severity in _RANK:
                     out.append(Finding.of(ob, None, start / t.denominator, grazed=True))
     return out
 
@@ -395,7 +414,7 @@ def _resolve_grazes(
         return
     if grazing == "either":
         for g, h, ob in placed:
-            if ob is not None and ob.severity != "modifier":
+            if ob is not None and ob.severity in _RANK:
                 yield Finding.of(ob, h, g.start / denominator, grazed=True)
         return
     # "both": only a hexside run walled in on both sides counts, at the weaker effect.
@@ -439,6 +458,9 @@ class BasePolicy:
 
     def hexside_obstacle(self, state: MapState, side: Hexside, ctx: LineContext) -> Obstacle | None:
         return None
+
+    def end_level(self, state: MapState, h: Hex, piece: Piece | None) -> int:
+        return ground_level(state, h, piece)
 
     def static_obstacles(self, state: MapState) -> StaticObstacles | None:
         return None

@@ -58,21 +58,21 @@ def viewshed(
     return seen
 
 
-_GRIDS: dict[tuple[int, int, int], tuple[EffectGrid, list[Hex], np.ndarray, np.ndarray]] = {}
+# The last map state's effect grid and target arrays, kept with the state and policy
+# themselves (not their ids) so a recycled address can never hit a stale entry.
+_LAST: list[tuple[MapState, int, LosPolicy, EffectGrid, list[Hex], np.ndarray, np.ndarray]] = []
 
 
 def _fast(state: MapState, policy: LosPolicy, source: Hex, max_range: int | None) -> dict[Hex, Verdict]:
     """The vectorised viewshed; the map's effect grid is kept until the state changes."""
-    key = (id(state), state.version, id(policy))
-    if key not in _GRIDS:
+    if not _LAST or _LAST[0][0] is not state or _LAST[0][1] != state.version or _LAST[0][2] is not policy:
         static = policy.static_obstacles(state)
         assert static is not None
         hexes = state.board.grid.hexes()
         qs = np.fromiter((h.q for h in hexes), dtype=np.int64, count=len(hexes))
         rs = np.fromiter((h.r for h in hexes), dtype=np.int64, count=len(hexes))
-        _GRIDS.clear()
-        _GRIDS[key] = (EffectGrid.of(state.board.grid, static), hexes, qs, rs)
-    effects, hexes, qs, rs = _GRIDS[key]
+        _LAST[:] = [(state, state.version, policy, EffectGrid.of(state.board.grid, static), hexes, qs, rs)]
+    _, _, _, effects, hexes, qs, rs = _LAST[0]
     if max_range is not None:
         dq, dr = qs - source.q, rs - source.r
         near = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr)) <= max_range

@@ -431,7 +431,7 @@ class DogSectorPolicy(BasePolicy):
         else:
             out.extend(
                 _whole_line(
-                    "modifier",
+                    "note",
                     f"{side.side} fire needs no line of sight: not blocked by {f.cause}"
                     + (f" at {state.board.label(f.hex)}" if f.hex is not None else ""),
                     side.rule,
@@ -442,7 +442,7 @@ class DogSectorPolicy(BasePolicy):
         if viewer is None or side is None:  # (side is None only when viewer is)
             out.append(
                 _whole_line(
-                    "modifier",
+                    "note",
                     "no firing unit given: line of sight and the section rule only; "
                     "no range limit and no firing or targeting restriction applied",
                     SECTION_RULE,
@@ -468,7 +468,7 @@ class DogSectorPolicy(BasePolicy):
         rule = side.rule if side is not None else SECTION_RULE
         sections = self.sections(state.board)
         if not sections.defined:
-            return [_whole_line("modifier", "the map has no sections: section rule not applied", rule)]
+            return [_whole_line("note", "the map has no sections: section rule not applied", rule)]
         out = []
         for end, what in ((ctx.source, "firer"), (ctx.target, "target")):
             if end not in sections.of_hex:
@@ -555,7 +555,7 @@ class DogSectorPolicy(BasePolicy):
             types = " or ".join(unit.max_range_against)
             out.append(
                 _whole_line(
-                    "modifier",
+                    "note",
                     f"target type not given: {unit.name} range limit taken as {limit}, its longest (against {types})",
                     side.table,
                 )

@@ -8,8 +8,8 @@ target figure (a standing figure is ``standing_height`` tall, a lying one
 ``lying_height``), between the two ends' levels. On the shipped map a building hex's
 elevation is its roof, so a piece's level there counts floors up from the ground under
 the building (elevation minus the building's ``levels``); a query that gives its levels
-explicitly is taken as given. The engine's ``ctx.source_level``/``ctx.target_level`` add
-a piece's level to the roof, so this policy works its heights out itself.
+explicitly is taken as given. ``end_level`` gives the engine the same reading, so the
+levels a result reports are the ones this policy judged by.
 
 What each thing does to a line (the rule headings are the rule text's):
 
@@ -339,7 +339,7 @@ class _Line:
 class DogsOfWarPolicy(BasePolicy):
     """Dogs of War line of sight (see the module docstring)."""
 
-    name = "dogs of war"
+    name = "Dogs of War"
 
     def __init__(self, table: LosTable | None = None) -> None:
         self.table = table if table is not None else default_table()
@@ -370,6 +370,11 @@ class DogsOfWarPolicy(BasePolicy):
     def level_of(self, state: MapState, h: Hex, piece: Piece | None) -> int:
         """The level of a figure's feet in ``h``: the ground plus the piece's level."""
         return self.ground(state, h) + (piece.level if piece is not None else 0)
+
+    def end_level(self, state: MapState, h: Hex, piece: Piece | None) -> int:
+        """The engine's default end levels read the map as this policy does (a building
+        hex's elevation is its roof; its ground is below)."""
+        return self.level_of(state, h, piece)
 
     def _line(self, state: MapState, ctx: LineContext) -> _Line:
         if self._memo is not None and self._memo.ctx is ctx:
