@@ -12,7 +12,6 @@ Weapon ranges (rifle 3, pistol 2, ...) are not line of sight and are not checked
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -137,7 +136,7 @@ class DogfacesPolicy(BasePolicy):
         cause = f"{where}: {effect.applies_to} {effect.amount:+d}"
         if effect.also:
             cause += f"; {effect.also}"
-        return [Finding("modifier", cause, RULE, ctx.target, Fraction(1), effect.amount)]
+        return [Finding("modifier", cause, RULE, ctx.target, 1.0, effect.amount)]
 
 
 def policy(state: MapState) -> DogfacesPolicy:
