@@ -483,3 +483,33 @@ def test_the_tests_use_a_straight_column_of_hexes() -> None:
     # Geometry the tests above lean on: down a flat-top column is one hex direction.
     m = board()
     assert m.hex_of("0308") - m.hex_of("0301") == Hex(0, 7)
+
+
+# --- grazing ---------------------------------------------------------------------------
+
+
+def test_models_on_both_sides_of_a_hexside_run_block_but_one_side_alone_does_not() -> None:
+    # Dogs of War: Moving and Shooting Through Models, read with the "both" grazing rule
+    # (los.yaml: the project's choice). 0102 -> 0502 runs along the hexsides between
+    # 0201/0202 and 0401/0402 without entering them.
+    m = board(columns=5, rows=3)
+    shooter, target = unit("A", m, "0102", side="blue"), unit("B", m, "0502")
+    state = MapState.of(m, [shooter, target, unit("C", m, "0201")])
+    assert look(state, shooter, target).result == "clear"
+    state.place(unit("D", m, "0202"))
+    blocked = look(state, shooter, target)
+    assert blocked.result == "blocked" and all(f.grazed for f in blocked.blocking)
+
+
+def test_a_model_only_touched_at_a_corner_never_blocks() -> None:
+    # Dogs of War: Moving and Shooting Through Models; "both" grazing: a corner touch alone
+    # never counts. 0101 -> 0205 passes exactly through corners of 0202 and 0104.
+    m = board(columns=6, rows=8)
+    from tabletop.hexgrid import traverse
+
+    a, b = m.hex_of("0101"), m.hex_of("0205")
+    corners = [g.hex for g in traverse(a, b).grazed if g.corner is not None and m.grid.contains(g.hex)]
+    assert corners, "this line must touch a hex at a corner"
+    shooter, target = unit("A", m, "0101", side="blue"), unit("B", m, "0205")
+    pieces = [shooter, target] + [Piece(f"X{i}", "rifleman", h, side="red") for i, h in enumerate(corners)]
+    assert look(MapState.of(m, pieces), shooter, target).result == "clear"
