@@ -216,7 +216,9 @@ def test_the_vectorised_viewshed_agrees_with_single_queries(grazing: str, seed: 
     policy = FreePlayPolicy.for_map(state)
     assert has_fixed_effects(state, policy)
     m = state.board
-    for src in m.grid.hexes()[::7]:
+    in_woods = [h for h in m.grid.hexes() if m.terrain[h] == "woods"][:3]  # a source's own hex never blocks
+    assert in_woods
+    for src in m.grid.hexes()[::7] + in_woods:
         seen = viewshed(state, policy, src)
         for h in m.grid.hexes():
             expected = "clear" if h == src else line_of_sight(state, policy, LosQuery(src, h)).result

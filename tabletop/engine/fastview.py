@@ -50,9 +50,12 @@ class VectorTable:
     corners: _Ragged
     run_a: _Ragged
     run_b: _Ragged
+    head_q: np.ndarray  # (vectors, HEAD): the first crossed hexes of each row, dense,
+    head_r: np.ndarray  # padded with (0, 0), the source itself, where a row is shorter
 
 
 _TABLES: dict[int, VectorTable] = {}
+HEAD = 6  # crossed hexes per line read in the first, dense pass
 
 
 def vector_table(reach: int) -> VectorTable:
@@ -100,7 +103,16 @@ def _build(reach: int) -> VectorTable:
             np.asarray(q, dtype=np.int32), np.asarray(r, dtype=np.int32), np.asarray(ptr, dtype=np.int64)
         )
 
-    return VectorTable(reach, ids, ragged("crossed"), ragged("corners"), ragged("run_a"), ragged("run_b"))
+    crossed = ragged("crossed")
+    lengths = np.diff(crossed.ptr)
+    cols = np.arange(HEAD)
+    ok = cols[None, :] < lengths[:, None]
+    pick = np.where(ok, crossed.ptr[:-1, None] + cols[None, :], 0)
+    head_q = np.where(ok, crossed.q[pick] if len(crossed.q) else 0, 0).astype(np.int32)
+    head_r = np.where(ok, crossed.r[pick] if len(crossed.r) else 0, 0).astype(np.int32)
+    return VectorTable(
+        reach, ids, crossed, ragged("corners"), ragged("run_a"), ragged("run_b"), head_q, head_r
+    )
 
 
 def _extend(row: tuple[list[int], list[int], list[int]], hexes: list[Hex] | tuple[Hex, ...]) -> None:
@@ -163,7 +175,7 @@ def fast_viewshed(
     reach = int(max(np.abs(dq).max(), np.abs(dr).max(), np.abs(dq + dr).max()))
     table = vector_table(reach)
     vids = table.ids[dq + table.reach, dr + table.reach].astype(np.int64)
-    worst = _crossed_worst(table.crossed, vids, source, effects)
+    worst = _crossed_worst(table, vids, source, effects)
     open_lines = np.nonzero(worst < 2)[0]  # grazes can only matter where nothing blocks yet
     if len(open_lines) == 0 or grazing == "never":
         return worst
@@ -179,25 +191,48 @@ def fast_viewshed(
     return worst
 
 
+_HEAD_FLAT: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _head_flat(table: VectorTable, width: int) -> np.ndarray:
+    """The head table as offsets into a flattened effect grid ``width`` cells wide;
+    padding entries are (0, 0): the line's own source hex, zeroed while reading."""
+    key = (id(table), width)
+    if key not in _HEAD_FLAT:
+        _HEAD_FLAT.clear()
+        _HEAD_FLAT[key] = (table.head_q.astype(np.int64) * width + table.head_r).astype(np.int64)
+    return _HEAD_FLAT[key]
+
+
 def _crossed_worst(
-    rag: _Ragged, vids: np.ndarray, source: Hex, effects: EffectGrid, chunk: int = 3
+    table: VectorTable, vids: np.ndarray, source: Hex, effects: EffectGrid, chunk: int = 3
 ) -> np.ndarray:
-    """The worst crossed-hex level per line, read outward from the source in passes of
-    ``chunk`` hexes (doubling each pass); a line leaves the work as soon as it is
-    blocked. Exact: only the order of evaluation changes, and in dense terrain most
-    lines are blocked near the source."""
-    worst = np.zeros(len(vids), dtype=np.int8)
+    """The worst crossed-hex level per line, read outward from the source: the first
+    ``HEAD`` hexes of every line in one flat gather, then the lines still open in passes
+    of ``chunk`` hexes (doubling each pass); a line leaves the work as soon as it is
+    blocked. Exact: only the order of evaluation changes, and in dense terrain most lines
+    are blocked near the source."""
+    dq, dr = source.q - effects.q0, source.r - effects.r0
+    width = effects.levels.shape[1]
+    flat = effects.levels.reshape(-1)  # a view: the source cell is zeroed just below
+    base = dq * width + dr
+    own = flat[base]
+    flat[base] = 0  # no crossed row holds the source itself, so padding reads "clear"
+    try:
+        worst: np.ndarray = flat[_head_flat(table, width)[vids] + base].max(axis=1)
+    finally:
+        flat[base] = own
+    rag = table.crossed
     starts = rag.ptr[vids]
     lengths = rag.ptr[vids + 1] - starts
-    active = np.nonzero(lengths > 0)[0]
-    dq, dr = source.q - effects.q0, source.r - effects.r0
-    done = 0
+    done = HEAD
+    active = np.nonzero((worst < 2) & (lengths > done))[0]
     while len(active):
         take = np.minimum(lengths[active] - done, chunk)
         total = int(take.sum())
         first = np.cumsum(take) - take
         idx = np.repeat(starts[active] + done - first, take) + np.arange(total)
-        lv = effects.levels[rag.q[idx] + dq, rag.r[idx] + dr]
+        lv = flat[(rag.q[idx] + dq) * width + (rag.r[idx] + dr)]
         worst[active] = np.maximum(worst[active], np.maximum.reduceat(lv, first))
         done += chunk
         chunk *= 2  # the survivors are few and long: fewer, larger passes
