@@ -11,10 +11,10 @@ level, and a rail line. Comments cite the rule text by section.
 from __future__ import annotations
 
 import re
-from collections import deque
 from itertools import combinations, pairwise
 
 import pytest
+from helpers import col, groups, of, on_map, row
 
 from tabletop.board import load_map
 from tabletop.board.model import Map
@@ -28,40 +28,6 @@ COVER = {"woods", "urban"}
 @pytest.fixture(scope="module")
 def m() -> Map:
     return load_map("belleau-wood")
-
-
-def col(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[0]
-
-
-def row(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[1]
-
-
-def on_map(m: Map, h: Hex) -> list[Hex]:
-    return [n for n in neighbors(h) if m.grid.contains(n)]
-
-
-def of(m: Map, *kinds: str) -> set[Hex]:
-    return {h for h in m.grid.hexes() if m.terrain[h] in kinds}
-
-
-def groups(hexes: set[Hex]) -> list[set[Hex]]:
-    """Connected groups of ``hexes`` (neighbours joined)."""
-    todo = set(hexes)
-    out = []
-    while todo:
-        start = todo.pop()
-        group = {start}
-        queue = deque([start])
-        while queue:
-            for n in neighbors(queue.popleft()):
-                if n in todo:
-                    todo.discard(n)
-                    group.add(n)
-                    queue.append(n)
-        out.append(group)
-    return out
 
 
 def test_the_map_is_belleau_wood_for_the_devil_dogs_rules_on_flat_top_hexes(m: Map) -> None:

@@ -9,11 +9,11 @@ cut through them. Comments cite the player aid by phase.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from itertools import pairwise
 
 import pytest
+from helpers import col, groups, of, on_map, row
 
 from tabletop.board import load_map
 from tabletop.board.model import Map
@@ -30,44 +30,9 @@ def m() -> Map:
     return load_map("dog-sector")
 
 
-def col(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[0]
-
-
-def row(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[1]
-
-
-def on_map(m: Map, h: Hex) -> list[Hex]:
-    return [n for n in neighbors(h) if m.grid.contains(n)]
-
-
-def of(m: Map, *kinds: str) -> set[Hex]:
-    return {h for h in m.grid.hexes() if m.terrain[h] in kinds}
-
-
 def touches(m: Map, h: Hex, kinds: Iterable[str]) -> bool:
     kinds = set(kinds)
     return any(m.terrain[n] in kinds for n in on_map(m, h))
-
-
-def groups(m: Map, hexes: set[Hex]) -> list[set[Hex]]:
-    """Connected groups of ``hexes`` (neighbours joined)."""
-    todo = set(hexes)
-    out = []
-    while todo:
-        start = todo.pop()
-        group = {start}
-        queue = deque([start])
-        while queue:
-            h = queue.popleft()
-            for n in neighbors(h):
-                if n in todo:
-                    todo.discard(n)
-                    group.add(n)
-                    queue.append(n)
-        out.append(group)
-    return out
 
 
 def test_map_is_the_dog_sector_beach_for_the_dog_sector_rules(m: Map) -> None:
@@ -237,7 +202,7 @@ def test_the_beach_never_touches_the_top_of_the_bluffs(m: Map) -> None:
 
 def test_every_draw_runs_from_the_beach_to_the_top_of_the_bluffs(m: Map) -> None:
     # DOG SECTOR phases 4-6: draw hexes are a way up through the bluffs.
-    draws = groups(m, of(m, "draw"))
+    draws = groups(of(m, "draw"))
     assert len(draws) >= 2
     for group in draws:
         label = m.label(min(group))

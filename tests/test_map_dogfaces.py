@@ -11,13 +11,13 @@ opposing setup edges. Comments cite the rule text by section.
 from __future__ import annotations
 
 import re
-from collections import deque
 
 import pytest
+from helpers import col, groups, of, on_map, row
 
 from tabletop.board import load_map
 from tabletop.board.model import Map
-from tabletop.hexgrid import Hex, neighbors
+from tabletop.hexgrid import Hex
 
 # Dogfaces V, terrain table: key -> the name printed in the table.
 TABLE = {
@@ -37,40 +37,6 @@ ROAD = "road"
 @pytest.fixture(scope="module")
 def m() -> Map:
     return load_map("dogfaces")
-
-
-def col(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[0]
-
-
-def row(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[1]
-
-
-def on_map(m: Map, h: Hex) -> list[Hex]:
-    return [n for n in neighbors(h) if m.grid.contains(n)]
-
-
-def of(m: Map, *kinds: str) -> set[Hex]:
-    return {h for h in m.grid.hexes() if m.terrain[h] in kinds}
-
-
-def groups(hexes: set[Hex]) -> list[set[Hex]]:
-    """Connected groups of ``hexes`` (neighbours joined)."""
-    todo = set(hexes)
-    out = []
-    while todo:
-        start = todo.pop()
-        group = {start}
-        queue = deque([start])
-        while queue:
-            for n in neighbors(queue.popleft()):
-                if n in todo:
-                    todo.discard(n)
-                    group.add(n)
-                    queue.append(n)
-        out.append(group)
-    return out
 
 
 def group_of(hexes: set[Hex], h: Hex) -> set[Hex]:

@@ -10,9 +10,10 @@ on real hexsides). Comments name the rule text's section headings.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import pytest
+from helpers import groups
 
 from tabletop.board import Map, load_map
 from tabletop.hexgrid import Hex, distance, hexside, neighbors
@@ -44,25 +45,6 @@ def kind(m: Map, h: Hex) -> str:
 
 def is_building(m: Map, h: Hex) -> bool:
     return kind(m, h) in BUILDING_KINDS
-
-
-def groups(m: Map, hexes: Iterable[Hex], same: Callable[[Hex, Hex], bool]) -> list[set[Hex]]:
-    """Connected groups of ``hexes``, joining neighbours for which ``same`` holds."""
-    todo = set(hexes)
-    out = []
-    while todo:
-        start = todo.pop()
-        group = {start}
-        queue = deque([start])
-        while queue:
-            h = queue.popleft()
-            for n in neighbors(h):
-                if n in todo and same(h, n):
-                    todo.discard(n)
-                    group.add(n)
-                    queue.append(n)
-        out.append(group)
-    return out
 
 
 def rows_of(m: Map, hexes: Iterable[Hex]) -> set[int]:
@@ -128,7 +110,7 @@ def test_every_building_touches_open_ground_and_has_a_doorway_onto_it(m: Map) ->
     # one building type) must meet open ground and have a doorway out of it.
     doors = m.hexsides["doorway"].sides
     buildings = groups(
-        m, [h for h in m.grid.hexes() if is_building(m, h)], lambda a, b: m.terrain[a] == m.terrain[b]
+        [h for h in m.grid.hexes() if is_building(m, h)], lambda a, b: m.terrain[a] == m.terrain[b]
     )
     assert len(buildings) >= 8
     for b in buildings:
@@ -255,7 +237,7 @@ def test_rubble_lies_where_buildings_have_fallen(m: Map) -> None:
     assert len(rubble) >= 10
     for h in rubble:
         assert props(m, h).get("movement") == "rubble"
-    for heap in groups(m, rubble, lambda a, b: True):
+    for heap in groups(rubble, lambda a, b: True):
         assert any(is_building(m, n) for h in heap for n in neighbors(h) if m.grid.contains(n)), (
             f"rubble at {m.label(min(heap))} lies away from any building"
         )
@@ -265,7 +247,7 @@ def test_the_stream_runs_from_a_table_edge_into_the_swamp(m: Map) -> None:
     # OBSTACLE EFFECTS: rivers and swamps are terrain; a stream is one unbroken line.
     stream = [h for h in m.grid.hexes() if kind(m, h) == "river"]
     assert stream
-    assert len(groups(m, stream, lambda a, b: True)) == 1
+    assert len(groups(stream, lambda a, b: True)) == 1
     edge_cols, edge_rows = {0, m.grid.columns - 1}, {0, m.grid.rows - 1}
     assert any(m.grid.offset_of(h)[0] in edge_cols or m.grid.offset_of(h)[1] in edge_rows for h in stream)
     assert any(kind(m, n) == "swamp" for h in stream for n in neighbors(h) if m.grid.contains(n))

@@ -10,10 +10,8 @@ positions, and roads. Comments cite the summary by section number ("omaha 6.1").
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable
-
 import pytest
+from helpers import col, groups, of, on_map, reach, row
 
 from tabletop.board import load_map
 from tabletop.board.model import Map
@@ -33,53 +31,12 @@ def m() -> Map:
     return load_map("omaha")
 
 
-def col(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[0]
-
-
-def row(m: Map, h: Hex) -> int:
-    return m.grid.offset_of(h)[1]
-
-
-def on_map(m: Map, h: Hex) -> list[Hex]:
-    return [n for n in neighbors(h) if m.grid.contains(n)]
-
-
-def of(m: Map, *kinds: str) -> set[Hex]:
-    return {h for h in m.grid.hexes() if m.terrain[h] in kinds}
-
-
 def of_kind(m: Map, kind: str) -> dict[str, frozenset[Hex]]:
     return {k: r.hexes for k, r in m.regions.items() if r.kind == kind}
 
 
 def roads(m: Map) -> set[Hex]:
     return set(m.features["major-road"].hexes | m.features["secondary-road"].hexes)
-
-
-def reach(m: Map, start: Iterable[Hex], step: Callable[[Hex, Hex], bool]) -> set[Hex]:
-    """Hexes reachable from ``start`` moving to neighbours ``n`` of ``h`` where step(h, n)."""
-    seen = set(start)
-    queue = deque(seen)
-    while queue:
-        h = queue.popleft()
-        for n in on_map(m, h):
-            if n not in seen and step(h, n):
-                seen.add(n)
-                queue.append(n)
-    return seen
-
-
-def groups(m: Map, hexes: set[Hex]) -> list[set[Hex]]:
-    """Connected groups of ``hexes``."""
-    todo = set(hexes)
-    out = []
-    while todo:
-        start = todo.pop()
-        group = reach(m, [start], lambda h, n, todo=todo: n in todo)
-        todo -= group
-        out.append(group)
-    return out
 
 
 def test_map_is_omaha_beach_for_the_omaha_rules(m: Map) -> None:
@@ -226,7 +183,7 @@ def test_german_positions_hold_one_or_two_adjacent_hexes_near_the_beach(m: Map) 
         near = min(distance(h, b) for h in hexes for b in beach)
         assert near <= 3, f"{key} is {near} hexes from the beach"
     # Every draw mouth is watched: each draw has a German position next to it.
-    for group in groups(m, of(m, "draw")):
+    for group in groups(of(m, "draw")):
         assert any(n in taken for h in group for n in on_map(m, h)), m.label(min(group))
 
 
@@ -284,7 +241,7 @@ def test_every_draw_opens_onto_the_beach_and_the_high_ground_and_carries_a_road(
 ) -> None:
     # omaha 7 (road clearing in draws) and 9.4 (draws cost nothing; slopes are crossed
     # by vehicles only via roads): a draw is a road cut from the beach to the top.
-    draws = groups(m, of(m, "draw"))
+    draws = groups(of(m, "draw"))
     assert len(draws) >= 4
     road = roads(m)
     blocked = CLIMB | {"slope"}
@@ -337,7 +294,7 @@ def test_roads_form_one_network_that_reaches_every_exit(m: Map) -> None:
     # omaha 6.1: tanks move along secondary and major roads; 2: exits A-G.
     assert m.features["major-road"].hexes and m.features["secondary-road"].hexes
     road = roads(m)
-    assert len(groups(m, road)) == 1
+    assert len(groups(road)) == 1
     for key in EXITS:
         assert m.regions[key].hexes <= road, f"{key} is not on a road"
     assert not any(m.terrain[h] in {"sea", "beach", "rough"} for h in road)

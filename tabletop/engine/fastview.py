@@ -144,23 +144,31 @@ class EffectGrid:
         return cls(levels, q0, r0)
 
 
-def _worst(rag: _Ragged, vids: np.ndarray, sq: int, sr: int, effects: EffectGrid) -> np.ndarray:
-    """For each vector id, the worst effect level along its row (0 for an empty row).
+def _spans(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Flat indices of the spans ``[starts[i], starts[i] + lengths[i])`` laid end to end,
+    and where each span begins in that list (for ``maximum.reduceat``)."""
+    first = np.cumsum(lengths) - lengths
+    idx = np.repeat(starts - first, lengths) + np.arange(int(lengths.sum()))
+    return idx, first
 
-    The rows are gathered into one flat array, row after row, so a single
-    ``maximum.reduceat`` over the non-empty rows' starts gives every row's maximum."""
+
+def _row_max(levels: np.ndarray, first: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Per span, the maximum of ``levels`` over it (0 for an empty span)."""
+    out = np.zeros(len(lengths), dtype=np.int8)
+    filled = lengths > 0
+    if len(levels):
+        out[filled] = np.maximum.reduceat(levels, first[filled])
+    return out
+
+
+def _worst(rag: _Ragged, vids: np.ndarray, sq: int, sr: int, effects: EffectGrid) -> np.ndarray:
+    """For each vector id, the worst effect level along its row (0 for an empty row):
+    the rows gathered end to end, then one ``maximum.reduceat``."""
     starts = rag.ptr[vids]
     lengths = rag.ptr[vids + 1] - starts
-    out = np.zeros(len(vids), dtype=np.int8)
-    total = int(lengths.sum())
-    if total == 0:
-        return out
-    first = np.cumsum(lengths) - lengths
-    idx = np.repeat(starts - first, lengths) + np.arange(total)
+    idx, first = _spans(starts, lengths)
     lv = effects.levels[rag.q[idx] + (sq - effects.q0), rag.r[idx] + (sr - effects.r0)]
-    filled = lengths > 0
-    out[filled] = np.maximum.reduceat(lv, first[filled])
-    return out
+    return _row_max(lv, first, lengths)
 
 
 def fast_viewshed(
@@ -185,7 +193,6 @@ def fast_viewshed(
         for rag in (table.corners, table.run_a, table.run_b):
             np.maximum(extra, _worst(rag, sub, source.q, source.r, effects), out=extra)
     else:
-        # runs are gathered pairwise in step: run_a and run_b rows have equal lengths
         extra = _both_sides(table, sub, source, effects)
     worst[open_lines] = np.maximum(worst[open_lines], extra)
     return worst
@@ -229,9 +236,7 @@ def _crossed_worst(
     active = np.nonzero((worst < 2) & (lengths > done))[0]
     while len(active):
         take = np.minimum(lengths[active] - done, chunk)
-        total = int(take.sum())
-        first = np.cumsum(take) - take
-        idx = np.repeat(starts[active] + done - first, take) + np.arange(total)
+        idx, first = _spans(starts[active] + done, take)
         lv = flat[(rag.q[idx] + dq) * width + (rag.r[idx] + dr)]
         worst[active] = np.maximum(worst[active], np.maximum.reduceat(lv, first))
         done += chunk
@@ -242,19 +247,12 @@ def _crossed_worst(
 
 def _both_sides(table: VectorTable, vids: np.ndarray, source: Hex, effects: EffectGrid) -> np.ndarray:
     """Per line, the worst of (weaker of the two sides) over its hexside runs."""
-    a, b = table.run_a, table.run_b
+    a, b = table.run_a, table.run_b  # rows in step: run_a and run_b rows have equal lengths
     starts = a.ptr[vids]
     lengths = a.ptr[vids + 1] - starts
-    out = np.zeros(len(vids), dtype=np.int8)
-    total = int(lengths.sum())
-    if total == 0:
-        return out
-    first = np.cumsum(lengths) - lengths
-    idx = np.repeat(starts - first, lengths) + np.arange(total)
+    idx, first = _spans(starts, lengths)
     dq, dr = source.q - effects.q0, source.r - effects.r0
     weaker = np.minimum(
         effects.levels[a.q[idx] + dq, a.r[idx] + dr], effects.levels[b.q[idx] + dq, b.r[idx] + dr]
     )
-    filled = lengths > 0
-    out[filled] = np.maximum.reduceat(weaker, first[filled])
-    return out
+    return _row_max(weaker, first, lengths)
