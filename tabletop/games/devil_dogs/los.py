@@ -16,11 +16,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tabletop.engine.los import BasePolicy, Finding, GrazeRule, LineContext, Obstacle
 from tabletop.engine.pieces import MapState
 from tabletop.hexgrid import Hex, Hexside
+from tabletop.yamlfile import read_yaml
 
 RULE = "Devil Dogs 7.1"
 
@@ -58,7 +57,7 @@ def _key_list(value: Any, where: str) -> frozenset[str]:
 def default_table() -> LosTable:
     """The table shipped in this package's ``los.yaml``."""
     path = Path(__file__).with_name("los.yaml")
-    return LosTable.from_data(yaml.safe_load(path.read_text(encoding="utf-8")), str(path))
+    return LosTable.from_data(read_yaml(path), str(path))  # safe YAML; duplicate keys refused
 
 
 class DevilDogsPolicy(BasePolicy):

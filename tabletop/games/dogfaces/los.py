@@ -16,11 +16,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tabletop.engine.los import BasePolicy, Finding, GrazeRule, LineContext, Obstacle
 from tabletop.engine.pieces import MapState
 from tabletop.hexgrid import Hex
+from tabletop.yamlfile import read_yaml
 
 RULE = "Dogfaces V (terrain)"
 
@@ -90,7 +89,7 @@ def _into_hex(spec: Any, where: str) -> IntoHex:
 def default_table() -> ShotTable:
     """The table shipped in this package's ``los.yaml``."""
     path = Path(__file__).with_name("los.yaml")
-    return ShotTable.from_data(yaml.safe_load(path.read_text(encoding="utf-8")), str(path))
+    return ShotTable.from_data(read_yaml(path), str(path))  # safe YAML; duplicate keys refused
 
 
 class DogfacesPolicy(BasePolicy):
