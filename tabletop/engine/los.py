@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal, NamedTuple, Protocol
 
 from tabletop.hexgrid import Graze, Hex, Hexside, Traversal, distance, hexside, relative_traversal, traverse
@@ -320,22 +320,25 @@ def _along(f: Finding) -> tuple[float, int]:
 _new = tuple.__new__  # Hex without NamedTuple's Python-level __new__ (hot loop)
 
 
+@lru_cache(maxsize=1 << 16)
+def _interior(dq: int, dr: int) -> tuple[tuple[int, int, float], ...]:
+    """The crossed hexes between the ends of a vector, each with where the line enters it."""
+    rel = relative_traversal(dq, dr)
+    d = rel.denominator
+    return tuple((q, r, rel.spans[i][0] / d) for i, (q, r) in enumerate(rel.crossed[1:-1], start=1))
+
+
 def _static_findings(static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal) -> list[Finding]:
-    """Per-hex findings when the policy's obstacles do not depend on the query (grazing
-    read as "both" / "either" / "never" by ``_graze_findings`` rules, inlined for speed)."""
+    """Per-hex findings when the policy's obstacles do not depend on the query; grazes
+    are read by ``_resolve_grazes``. The hot path of a single query."""
     out: list[Finding] = []
     aq, ar = source
     get = static.get
-    d = rel.denominator
-    crossed = rel.crossed
-    for i in range(1, len(crossed) - 1):
-        q, r = crossed[i]
-        ob = get((q + aq, r + ar))  # type: ignore[call-overload]
+    for q, r, at in _interior(rel.end.q, rel.end.r):
+        key = (q + aq, r + ar)
+        ob = get(key)  # type: ignore[call-overload]
         if ob is not None:
-            h = _new(Hex, (q + aq, r + ar))
-            out.append(
-                _new(Finding, (ob.severity, ob.cause, ob.rule, h, rel.spans[i][0] / d, ob.amount, False))
-            )
+            out.append(_new(Finding, (ob.severity, ob.cause, ob.rule, _new(Hex, key), at, ob.amount, False)))
     if rel.grazed:
         out.extend(_static_grazes(static, source, rel))
     return out
