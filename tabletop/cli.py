@@ -18,10 +18,11 @@ from tabletop.board import Map, load_map
 from tabletop.board.blank import blank_map_yaml
 from tabletop.board.export import map_to_json
 from tabletop.engine.los import LosPolicy, LosQuery, LosResult, line_of_sight
+from tabletop.engine.movement import must_stop_overlay, plan_move
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.scenario import Scenario, is_scenario_data, load_scenario
 from tabletop.engine.viewshed import viewshed
-from tabletop.games import LOS_POLICIES, los_policy
+from tabletop.games import LOS_POLICIES, los_policy, move_policy
 from tabletop.hexgrid import Hex, LabelError
 from tabletop.shipped import resolve
 from tabletop.yamlfile import DataError, DataErrors, read_yaml
@@ -164,6 +165,55 @@ def _read_pairs(path: Path, table: _Table, args: argparse.Namespace) -> list[Los
         except CliError as exc:
             raise CliError(f"{path}:{number}: {exc}") from None
     return queries
+
+
+def _points(cost: int, scale: int) -> int | float:
+    return cost // scale if cost % scale == 0 else round(cost / scale, 4)
+
+
+def cmd_reach(args: argparse.Namespace) -> int:
+    table = _Table(args.scenario, args.rules)
+    units = {p.id: p for p in table.state.pieces() if p.kind == "unit"}
+    unit = units.get(args.unit)
+    if unit is None:
+        listed = ", ".join(list(units)[:12]) or "none"
+        raise CliError(f"unit {args.unit!r} is not in {args.scenario}; units here: {listed}")
+    policy = move_policy(table.state, args.rules)
+    result = plan_move(table.state, policy, unit, args.order, args.budget)
+    label = table.board.label
+    zone = must_stop_overlay(table.state, policy, unit)
+    data: dict[str, Any] = {
+        "unit": unit.id,
+        "from": label(unit.hex),
+        "policy": policy.name,
+        "reachable": {label(h): _points(c, result.scale) for h, c in sorted(result.costs.items())},
+        "stops": sorted(label(h) for h in result.stops),
+        "stop_reasons": {label(h): why for h, why in sorted(result.stops.items())},
+        "refused": {label(h): why for h, why in sorted(result.refused.items())},
+        "passed": sorted(label(h) for h in result.passed),
+        "must_stop_zone": sorted(label(h) for h in zone),
+        "notes": list(result.notes),
+    }
+    if args.to:
+        dest, _ = table.where(args.to, "--to")
+        if dest not in result.costs:
+            raise CliError(f"--to {args.to}: {unit.id} cannot end its move there"
+                           + (f" ({result.refused[dest]})" if dest in result.refused else ""))  # fmt: skip
+        data["path"] = [label(h) for h in result.path_to(dest)]
+    if args.json:
+        _print_json(data)
+        return 0
+    print(f"{unit.id} at {data['from']} ({policy.name}): {len(result.costs)} hexes reachable")
+    for text, cost in data["reachable"].items():
+        mark = f"  stop: {data['stop_reasons'][text]}" if text in data["stop_reasons"] else ""
+        print(f"  {text}  {cost}{mark}")
+    for text, why in data["refused"].items():
+        print(f"  {text}  refused: {why}")
+    for note in data["notes"]:
+        print(f"  note: {note}")
+    if "path" in data:
+        print("  path: " + " ".join(data["path"]))
+    return 0
 
 
 def cmd_viewshed(args: argparse.Namespace) -> int:
@@ -377,6 +427,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_viewshed)
+
+    p = sub.add_parser(
+        "reach",
+        help="where a unit may move, at what cost, and where it must stop",
+        description="The cheapest-cost reach of a unit in a scenario under its rule system: every hex it "
+        "may end in with the cost, the hexes where it must stop (zones of control, ...) and why, and "
+        "the hexes whole-move rules rule out.",
+    )
+    p.add_argument("scenario", help="scenario (or map): path or bare shipped name")
+    p.add_argument("unit", help="unit id")
+    p.add_argument(
+        "--order", help="the rule system's move order, e.g. ADV, RET, REP (Devil Dogs), run (Dogs of War)"
+    )
+    p.add_argument("--budget", type=int, help="movement points (default: the rule system's for this unit)")
+    p.add_argument("--to", help="also print the cheapest path to this hex")
+    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_reach)
 
     p = sub.add_parser("validate", help="check map and scenario files (and folders of them)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")

@@ -1,4 +1,4 @@
-"""Free-play line of sight: the map's own data says what blocks.
+"""Free play: the map's own data says what blocks sight and what movement costs.
 
 Each terrain type's ``properties.los`` (clear / hinder / block), each hexside feature's
 ``properties.los``, the map's ``line_of_sight.markers`` for markers, and the map's
@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from tabletop.hexgrid import Hex, Hexside
 
 from .los import BasePolicy, GrazeRule, LineContext, Obstacle, StaticObstacles
-from .pieces import MapState
+from .movement import MoveModel, Reach
+from .pieces import MapState, Piece
 
 RULE = "free play: map data"
 
@@ -81,3 +82,30 @@ class FreePlayPolicy(BasePolicy):
             if effect in ("hinder", "block"):
                 return Obstacle(effect, key, RULE)
         return None
+
+
+class FreePlayMovePolicy:
+    """Free-play movement from the map's data: each terrain's ``properties.move_cost``
+    (a whole number, default 1, or ``impassable``); no zones of control, no stacking
+    limit. The default budget of 4 points is the project's choice (``--budget`` sets it).
+    """
+
+    name = "free play"
+    default_budget = 4
+
+    def model(
+        self, state: MapState, unit: Piece, order: str | None = None, budget: int | None = None
+    ) -> MoveModel:
+        board = state.board
+        enter: dict[Hex, int] = {}
+        why_not: dict[Hex, str] = {}
+        for h, kind in board.terrain.items():
+            cost = board.terrain_types[kind].properties.get("move_cost", 1)
+            if type(cost) is int and cost >= 0:
+                enter[h] = cost
+            else:
+                why_not[h] = f"{kind} is impassable"
+        return MoveModel(self.default_budget if budget is None else budget, enter, why_not=why_not, rule=RULE)
+
+    def judge(self, state: MapState, unit: Piece, result: Reach, order: str | None = None) -> Reach:
+        return result

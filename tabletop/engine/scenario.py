@@ -82,9 +82,13 @@ def load_scenario(path: Path) -> Scenario:
     pieces: list[Piece] = []
     seen: dict[str, int] = {}
     for block, keys in (("units", UNIT_KEYS), ("markers", MARKER_KEYS)):
-        items = data.get(block, [])
+        if block not in data:
+            continue
+        items = data[block]
         if not isinstance(items, LineList):
-            fail(data.key_lines.get(block), f"`{block}` must be a list of mappings")
+            fail(
+                data.key_lines.get(block), f"`{block}` must be a list of mappings, one `- {{...}}` line each"
+            )
             continue
         for i, item in enumerate(items):
             line = items.item_lines[i]

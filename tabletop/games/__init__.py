@@ -1,5 +1,5 @@
-"""One package per rule system; each supplies its line-of-sight policy (and, later,
-movement, tables, turn procedure and bots).
+"""One package per rule system; each supplies its line-of-sight and movement policies
+(and, later, tables, turn procedure and bots).
 
 A map names its rule system (``rules:`` in the map file); ``los_policy`` picks the
 policy for it, or free play (the map's own terrain data) for any other map.
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from tabletop.engine.freeplay import FreePlayPolicy
+from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.los import LosPolicy
+from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
 
 #: rule system key (as written in map files) -> module with ``policy(state)``
@@ -30,4 +31,24 @@ def los_policy(state: MapState, rules: str | None = None) -> LosPolicy:
         return FreePlayPolicy.for_map(state)
     module = import_module(LOS_POLICIES[key])
     policy: LosPolicy = module.policy(state)
+    return policy
+
+
+#: rule system key -> module with ``move_policy(state)``
+MOVE_POLICIES = {
+    "dog_sector": "tabletop.games.dog_sector.movement",
+    "devil_dogs": "tabletop.games.devil_dogs.movement",
+    "omaha": "tabletop.games.omaha.movement",
+    "dogfaces": "tabletop.games.dogfaces.movement",
+    "dogs_of_war": "tabletop.games.dogs_of_war.movement",
+}
+
+
+def move_policy(state: MapState, rules: str | None = None) -> MovePolicy:
+    """The movement policy for ``rules`` (default: the map's own ``rules:``)."""
+    key = rules if rules is not None else state.board.rules
+    if key == "free" or key not in MOVE_POLICIES:
+        return FreePlayMovePolicy()
+    module = import_module(MOVE_POLICIES[key])
+    policy: MovePolicy = module.move_policy(state)
     return policy

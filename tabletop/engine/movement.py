@@ -1,0 +1,180 @@
+"""Movement: the cheapest-cost reach of one unit within its budget, with paths.
+
+One function, ``reach``, over a ``MoveModel`` that a rule system builds for one unit in
+one map state: the cost to enter each hex, overrides for particular steps (hexside
+costs and prohibitions, roads), the hexes where entering ends the move (zones of
+control, minefields, fields of fire) and the hexes a unit may pass through but not end
+in (stacking). The rule system then judges the whole move (``MovePolicy.judge``: an
+advance must end nearer the enemy edge, ...). Costs are whole numbers of "cost units";
+``scale`` says how many make one printed movement point, so "run 3 AP per 5 inches"
+stays exact.
+
+Knows no rule system's names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from tabletop.hexgrid import DIRECTIONS, Hex
+
+from .pieces import MapState, Piece
+
+_new = tuple.__new__  # Hex without NamedTuple's Python-level __new__ (hot loop)
+
+
+@dataclass(frozen=True)
+class MoveModel:
+    """What one unit's move depends on, worked out by a rule system for this map state.
+
+    ``enter[h]``: cost to enter ``h`` (a hex absent from it may not be entered; say why
+    in ``why_not``). ``step[(a, b)]``: the cost of that particular step instead (a road,
+    a hexside), or None if the step is prohibited (a cliff). ``stop[h]``: entering ``h``
+    ends the move, with the reason. ``no_end[h]``: ``h`` may be passed through but not
+    ended in, with the reason. A hex that both stops and may not be ended in cannot be
+    entered at all.
+    """
+
+    budget: int
+    enter: Mapping[Hex, int]
+    step: Mapping[tuple[Hex, Hex], int | None] = field(default_factory=dict)
+    stop: Mapping[Hex, str] = field(default_factory=dict)
+    no_end: Mapping[Hex, str] = field(default_factory=dict)
+    why_not: Mapping[Hex, str] = field(default_factory=dict)
+    scale: int = 1
+    rule: str = ""
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a unit may end its move, at what cost, by which path, and why not elsewhere.
+
+    ``costs``: every hex the unit may end in, with the cheapest cost (cost units; the
+    start at 0). ``previous``: the hex before each reached hex on its cheapest path.
+    ``stops``: reachable hexes where the unit must stop, with the reason. ``refused``:
+    hexes the search reached but the rule system's whole-move rules rule out, with the
+    reason. ``passed``: hexes reached only to pass through (not ends).
+    """
+
+    unit: str
+    start: Hex
+    costs: Mapping[Hex, int]
+    previous: Mapping[Hex, Hex]
+    stops: Mapping[Hex, str]
+    refused: Mapping[Hex, str]
+    passed: frozenset[Hex]
+    scale: int = 1
+    notes: tuple[str, ...] = ()
+
+    def path_to(self, h: Hex) -> list[Hex]:
+        """The cheapest path from the start to ``h`` (start and ``h`` included)."""
+        if h not in self.costs and h not in self.passed and h not in self.refused:
+            raise KeyError(f"{h} is not reached")
+        path = [h]
+        while path[-1] != self.start:
+            path.append(self.previous[path[-1]])
+        return path[::-1]
+
+    def points(self, h: Hex) -> float:
+        """The cost of ending in ``h`` in printed movement points."""
+        return self.costs[h] / self.scale
+
+    def without(self, refused: Mapping[Hex, str]) -> Reach:
+        """This reach with some end hexes ruled out by a whole-move rule."""
+        costs = {h: c for h, c in self.costs.items() if h not in refused}
+        return replace(self, costs=costs, refused={**self.refused, **refused})
+
+
+def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
+    """Cheapest-cost reach from ``start`` within ``model.budget`` (Dial's algorithm:
+    costs are small whole numbers, so a list of buckets replaces the heap).
+
+    Deterministic: neighbours are tried in direction order and buckets are first in,
+    first out, so equal-cost paths always come out the same.
+    """
+    budget = model.budget
+    enter, step, stop, no_end = model.enter, model.step, model.stop, model.no_end
+    dist: dict[Hex, int] = {start: 0}
+    previous: dict[Hex, Hex] = {}
+    buckets: list[list[Hex]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    dirs = [(d.q, d.r) for d in DIRECTIONS]
+    has_steps = bool(step)
+    for c in range(budget + 1):
+        bucket = buckets[c]
+        i = 0
+        while i < len(bucket):  # zero-cost steps append to the bucket being read
+            h = bucket[i]
+            i += 1
+            if dist[h] != c or (h in stop and h != start):
+                continue  # stale entry, or the move ends here
+            q, r = h
+            for dq, dr in dirs:
+                n = _new(Hex, (q + dq, r + dr))
+                cost = enter.get(n)
+                if has_steps and (h, n) in step:
+                    cost = step[(h, n)]
+                if cost is None:
+                    continue
+                nc = c + cost
+                if nc > budget or nc >= dist.get(n, budget + 1):
+                    continue
+                if n in stop and n in no_end:
+                    continue  # would have to stop where it may not end
+                dist[n] = nc
+                previous[n] = h
+                buckets[nc].append(n)
+    costs = {h: d for h, d in dist.items() if h not in no_end or h == start}
+    passed = frozenset(h for h in dist if h in no_end and h != start)
+    stops = {h: stop[h] for h in costs if h in stop and h != start}
+    return Reach(unit, start, costs, previous, stops, {}, passed, model.scale, model.notes)
+
+
+class MovePolicy(Protocol):
+    """A rule system's reading of movement for one unit."""
+
+    name: str
+
+    def model(
+        self, state: MapState, unit: Piece, order: str | None = None, budget: int | None = None
+    ) -> MoveModel:
+        """The unit's costs, stops and budget in this state (``budget`` overrides, in
+        printed points; ``order`` is a rule system's word such as ADV or RET)."""
+        ...
+
+    def judge(self, state: MapState, unit: Piece, result: Reach, order: str | None = None) -> Reach:
+        """Whole-move rules applied to the reach (e.g. an advance must end nearer the
+        enemy edge); returns the reach with ruled-out ends moved to ``refused``."""
+        ...
+
+
+class BaseMovePolicy:
+    """Defaults: no whole-move rules."""
+
+    name = "base"
+
+    def judge(self, state: MapState, unit: Piece, result: Reach, order: str | None = None) -> Reach:
+        return result
+
+
+def plan_move(
+    state: MapState, policy: MovePolicy, unit: Piece, order: str | None = None, budget: int | None = None
+) -> Reach:
+    """The reach of ``unit`` under ``policy``: its model, the search, the whole-move rules."""
+    model = policy.model(state, unit, order, budget)
+    return policy.judge(state, unit, reach(model, unit.hex, unit.id), order)
+
+
+def must_stop_overlay(state: MapState, policy: MovePolicy, unit: Piece) -> dict[Hex, str]:
+    """The hexes where ``unit`` would have to stop on entering, with the reasons (zones of
+    control and the like), for a player to see before moving."""
+    model = policy.model(state, unit)
+    return {h: why for h, why in model.stop.items() if state.board.grid.contains(h)}
+
+
+def enemies_of(state: MapState, unit: Piece) -> Iterable[Piece]:
+    """Units of another side than ``unit``'s (units with no side are nobody's enemy)."""
+    return (p for p in state.pieces() if p.kind == "unit" and p.side and unit.side and p.side != unit.side)

@@ -1,0 +1,70 @@
+"""`tabletop reach` as DESIGN.md's contract: reachable hexes with costs, and stops."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tabletop.cli import main
+
+MAP = """\
+name: Move ground
+grid: {columns: 6, rows: 5}
+terrain:
+  open: {symbol: ".", colour: "#aaaaaa"}
+  mud: {symbol: "m", colour: "#775533", properties: {move_cost: 2}}
+  lake: {symbol: "~", colour: "#3355aa", properties: {move_cost: impassable}}
+rows: |
+  . . . . . .
+  . m . . . .
+  . . ~ . . .
+  . . . . . .
+  . . . . . .
+"""
+SCENARIO = """\
+name: March
+map: ground
+units:
+  - {id: A1, type: infantry, side: blue, hex: "0103"}
+"""
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    (tmp_path / "ground.yaml").write_text(MAP)
+    (tmp_path / "march.yaml").write_text(SCENARIO)
+    return tmp_path / "march.yaml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_reach_json_lists_costs_and_stops(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:
+    code, out, _ = run(capsys, "reach", str(scenario), "A1", "--budget", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and {"unit", "from", "reachable", "stops"} <= set(data)
+    assert (data["unit"], data["from"]) == ("A1", "0103")
+    assert data["reachable"]["0103"] == 0 and data["reachable"]["0202"] == 2  # entering mud costs 2
+    assert "0303" not in data["reachable"]  # the lake is impassable
+    assert data["stops"] == []
+
+
+def test_reach_prints_the_path_to_a_hex(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:
+    code, out, _ = run(capsys, "reach", str(scenario), "A1", "--budget", "3", "--to", "0403", "--json")
+    path = json.loads(out)["path"]
+    assert code == 0 and path[0] == "0103" and path[-1] == "0403" and "0303" not in path
+
+
+def test_an_unknown_unit_is_a_one_line_error(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:
+    code, out, err = run(capsys, "reach", str(scenario), "Z9")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "units here: A1" in err
+
+
+def test_a_destination_out_of_reach_is_refused(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:
+    code, _, err = run(capsys, "reach", str(scenario), "A1", "--budget", "1", "--to", "0603")
+    assert code == 2 and "cannot end its move there" in err
