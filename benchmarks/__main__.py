@@ -11,12 +11,14 @@ import json
 import platform
 import sys
 
-from benchmarks import los, traversal
+from benchmarks import los, reach, traversal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument("--only", choices=("traversal", "los"), help="run one benchmark (default: all)")
+    parser.add_argument(
+        "--only", choices=("traversal", "los", "reach"), help="run one benchmark (default: all)"
+    )
     parser.add_argument(
         "--range", type=int, default=100, help="largest vector length for traversal (default 100)"
     )
@@ -29,6 +31,9 @@ def main() -> int:
     if args.only in (None, "los"):
         print(f"los: queries and viewsheds on a {args.size} x {args.size} map ...", file=sys.stderr)
         result["los"] = los.run(args.size)
+    if args.only in (None, "reach"):
+        print(f"reach: budget 20 on a {args.size} x {args.size} map ...", file=sys.stderr)
+        result["reach"] = reach.run(args.size)
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

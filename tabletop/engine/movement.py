@@ -23,6 +23,8 @@ from tabletop.hexgrid import DIRECTIONS, Hex
 from .pieces import MapState, Piece
 
 _new = tuple.__new__  # Hex without NamedTuple's Python-level __new__ (hot loop)
+_DIRS = tuple((d.q, d.r) for d in DIRECTIONS)
+_around: dict[Hex, tuple[Hex, ...]] = {}  # each hex's six neighbours, made once (bounded by maps used)
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
     previous: dict[Hex, Hex] = {}
     buckets: list[list[Hex]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
-    dirs = [(d.q, d.r) for d in DIRECTIONS]
+    around = _around
     has_steps = bool(step)
     for c in range(budget + 1):
         bucket = buckets[c]
@@ -111,9 +113,11 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
             i += 1
             if dist[h] != c or (h in stop and h != start):
                 continue  # stale entry, or the move ends here
-            q, r = h
-            for dq, dr in dirs:
-                n = _new(Hex, (q + dq, r + dr))
+            ring = around.get(h)
+            if ring is None:
+                q, r = h
+                ring = around[h] = tuple([_new(Hex, (q + dq, r + dr)) for dq, dr in _DIRS])
+            for n in ring:
                 cost = enter.get(n)
                 if has_steps and (h, n) in step:
                     cost = step[(h, n)]
