@@ -134,12 +134,18 @@ def cmd_los(args: argparse.Namespace) -> int:
     if args.pairs:
         queries = _read_pairs(Path(args.pairs), table, args)
         for q in queries:
-            r = line_of_sight(table.state, table.policy, q)
+            try:
+                r = line_of_sight(table.state, table.policy, q)
+            except ValueError as exc:
+                raise CliError(f"{args.pairs}: {exc}") from None
             print(json.dumps(r.to_json(label), separators=(",", ":")) if args.json else _describe(r, label))
         return 0
     if args.frm is None or args.to is None:
         raise CliError("give FROM and TO (hex labels or unit ids), or --pairs FILE")
-    r = line_of_sight(table.state, table.policy, table.query(args.frm, args.to, args))
+    try:
+        r = line_of_sight(table.state, table.policy, table.query(args.frm, args.to, args))
+    except ValueError as exc:  # a rule system refusing the firer or the target
+        raise CliError(f"los {args.frm} {args.to}: {exc}") from None
     if args.json:
         _print_json(r.to_json(label))
     else:
@@ -179,7 +185,10 @@ def cmd_reach(args: argparse.Namespace) -> int:
         listed = ", ".join(list(units)[:12]) or "none"
         raise CliError(f"unit {args.unit!r} is not in {args.scenario}; units here: {listed}")
     policy = move_policy(table.state, args.rules)
-    result = plan_move(table.state, policy, unit, args.order, args.budget)
+    try:
+        result = plan_move(table.state, policy, unit, args.order, args.budget)
+    except ValueError as exc:  # a rule system refusing the order, the unit or its side
+        raise CliError(f"reach {unit.id}: {exc}") from None
     label = table.board.label
     zone = must_stop_overlay(table.state, policy, unit)
     data: dict[str, Any] = {

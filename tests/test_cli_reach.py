@@ -68,3 +68,11 @@ def test_an_unknown_unit_is_a_one_line_error(capsys: pytest.CaptureFixture[str],
 def test_a_destination_out_of_reach_is_refused(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:
     code, _, err = run(capsys, "reach", str(scenario), "A1", "--budget", "1", "--to", "0603")
     assert code == 2 and "cannot end its move there" in err
+
+
+def test_an_order_the_rule_system_refuses_is_a_one_line_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "skirmish.yaml").write_text(
+        "name: Skirmish\nmap: dogs-of-war\nunits:\n  - {id: A1, type: rifleman, side: blue, hex: \"2424\"}\n"
+    )
+    code, out, err = run(capsys, "reach", str(tmp_path / "skirmish.yaml"), "A1", "--order", "sprint")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "sprint" in err

@@ -114,3 +114,10 @@ def test_the_same_model_always_gives_the_same_paths() -> None:
     one = reach(MoveModel(6, enter), Hex(0, 0))
     two = reach(MoveModel(6, dict(reversed(list(enter.items())))), Hex(0, 0))
     assert all(one.path_to(h) == two.path_to(h) for h in one.costs)
+
+
+def test_a_step_override_never_opens_a_hex_the_model_closes() -> None:
+    enter = open_ground()
+    del enter[Hex(1, 0)]  # occupied, say
+    r = reach(MoveModel(2, enter, step={(Hex(0, 0), Hex(1, 0)): 1}), Hex(0, 0))
+    assert Hex(1, 0) not in r.costs

@@ -32,8 +32,9 @@ class MoveModel:
     """What one unit's move depends on, worked out by a rule system for this map state.
 
     ``enter[h]``: cost to enter ``h`` (a hex absent from it may not be entered; say why
-    in ``why_not``). ``step[(a, b)]``: the cost of that particular step instead (a road,
-    a hexside), or None if the step is prohibited (a cliff). ``stop[h]``: entering ``h``
+    in ``why_not``). ``step[(a, b)]``: the cost of that particular step into an
+    enterable hex instead (a road, a hexside), or None if the step is prohibited (a
+    cliff); an override never opens a hex absent from ``enter``. ``stop[h]``: entering ``h``
     ends the move, with the reason. ``no_end[h]``: ``h`` may be passed through but not
     ended in, with the reason. A hex that both stops and may not be ended in cannot be
     entered at all.
@@ -119,10 +120,12 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
                 ring = around[h] = tuple([_new(Hex, (q + dq, r + dr)) for dq, dr in _DIRS])
             for n in ring:
                 cost = enter.get(n)
+                if cost is None:
+                    continue  # a step override never opens a hex the model closes
                 if has_steps and (h, n) in step:
                     cost = step[(h, n)]
-                if cost is None:
-                    continue
+                    if cost is None:
+                        continue
                 nc = c + cost
                 if nc > budget or nc >= dist.get(n, budget + 1):
                     continue

@@ -1,0 +1,352 @@
+"""DOG SECTOR movement: American units in phase 5 (American Beach Activity).
+
+Knows the phase 5 movement rules: AP costs by terrain (sea and bluff cost more), who may
+enter a pinned-down hex, one unit of each type a hex (none on the landing row), passing
+through stacks but not through pinned-down ones, and what beach obstacles (markers)
+do to a unit entering their hex: barbed wire that only tanks and dozers cross, land
+mines whose explosion check ends the move. The figures, and the project's choices where
+the text is silent (AP per unit type, who may cross which obstacle), live in
+``movement.yaml`` beside this module.
+
+Phase 5 names no zones of control, so there are none: a unit may walk past German
+positions (it may not enter a German-held hex, the project's choice).
+
+Knows nothing of dice, of the obstacle-removal and EL actions themselves (spending AP to
+clear a hex or flip a unit), or of German procedures: German units do not move here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from tabletop.board import Map
+from tabletop.engine.movement import BaseMovePolicy, MoveModel
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.hexgrid import Hex
+from tabletop.yamlfile import DataError, LineDict, LineList, read_yaml
+
+DATA = Path(__file__).with_name("movement.yaml")
+RULE = "DOG SECTOR phase 5"
+
+
+# --------------------------------------------------------------------------- the data
+
+
+@dataclass(frozen=True)
+class UnitEffect:
+    """What an obstacle does to one unit type entering its hex: ``extra`` AP on top of
+    the terrain cost, or barred (``extra`` None)."""
+
+    extra: int | None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ObstacleRule:
+    """One kind of beach obstacle marker and what it does to units entering its hex."""
+
+    type: str
+    rule: str
+    others_barred: bool
+    why_barred: str
+    stop: str
+    units: Mapping[str, UnitEffect]
+
+    def effect(self, unit_type: str) -> UnitEffect:
+        """The effect on ``unit_type``: its own line, else the rule for other types."""
+        default = UnitEffect(None) if self.others_barred else UnitEffect(0)
+        return self.units.get(unit_type, default)
+
+
+@dataclass(frozen=True)
+class MoveTables:
+    """Everything ``movement.yaml`` holds, validated."""
+
+    terrain_costs: Mapping[str, int]
+    moving_side: str
+    action_points: Mapping[str, int]
+    cannot_move: frozenset[str]
+    pinned_status: str
+    pinned_may_enter: frozenset[str]
+    pinned_stop: str
+    one_of_each_type: bool
+    unlimited_region_kinds: frozenset[str]
+    enemy_hexes: str
+    cleared_marker: str
+    obstacles: Mapping[str, ObstacleRule]
+
+
+class _Reader:
+    """Validation of ``movement.yaml`` into frozen dataclasses; DataError names the line."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = path
+
+    def mapping(
+        self,
+        node: Any,
+        where: str,
+        line: int | None,
+        keys: Sequence[str] | None,
+        required: Sequence[str] = (),
+    ) -> LineDict:
+        if not isinstance(node, LineDict):
+            raise DataError(self.path, line, f"{where} must be a mapping")
+        for key in node:
+            if keys is not None and key not in keys:
+                raise DataError(
+                    self.path, node.key_lines[key], f"{where}: unknown key {key!r} (known: {', '.join(keys)})"
+                )
+        for key in required:
+            if key not in node:
+                raise DataError(self.path, node.line, f"{where}: `{key}:` is missing")
+        return node
+
+    def text(self, node: LineDict, key: str, where: str) -> str:
+        value = node.get(key)
+        if not isinstance(value, str) or not value:
+            raise DataError(self.path, node.key_lines.get(key, node.line), f"{where}.{key} must be text")
+        return value
+
+    def amount(self, node: LineDict, key: str, where: str) -> int:
+        value = node.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise DataError(
+                self.path,
+                node.key_lines.get(key, node.line),
+                f"{where}.{key} must be a whole number, 0 or more",
+            )
+        return value
+
+    def words(self, node: LineDict, key: str, where: str) -> frozenset[str]:
+        value = node.get(key)
+        if not isinstance(value, LineList) or not all(isinstance(w, str) and w for w in value):
+            raise DataError(
+                self.path, node.key_lines.get(key, node.line), f"{where}.{key} must be a list of words"
+            )
+        return frozenset(value)
+
+    def numbers(self, node: LineDict, key: str) -> dict[str, int]:
+        table = self.mapping(node[key], key, node.key_lines[key], None)
+        return {k: self.amount(table, k, key) for k in table}
+
+    def obstacle(self, key: str, node: Any, line: int) -> ObstacleRule:
+        where = f"obstacles.{key}"
+        node = self.mapping(node, where, line, ("rule", "others", "why_barred", "stop", "units"), ("rule",))
+        others = node.get("others", "enter")
+        if others not in ("enter", "barred"):
+            raise DataError(
+                self.path, node.key_lines.get("others"), f"{where}.others must be enter or barred"
+            )
+        units: dict[str, UnitEffect] = {}
+        if "units" in node:
+            table = self.mapping(node["units"], f"{where}.units", node.key_lines["units"], None)
+            for unit_type, value in table.items():
+                w, at = f"{where}.units.{unit_type}", table.key_lines[unit_type]
+                if value == "barred":
+                    units[unit_type] = UnitEffect(None)
+                    continue
+                effect = self.mapping(
+                    value, f"{w} (barred, or {{extra: N, note: ...}})", at, ("extra", "note")
+                )
+                note = self.text(effect, "note", w) if "note" in effect else ""
+                units[unit_type] = UnitEffect(self.amount(effect, "extra", w), note)
+        barred = others == "barred" or any(e.extra is None for e in units.values())
+        if barred and "why_barred" not in node:
+            raise DataError(self.path, node.line, f"{where}: a barred unit needs `why_barred:` saying why")
+        return ObstacleRule(
+            type=key,
+            rule=self.text(node, "rule", where),
+            others_barred=others == "barred",
+            why_barred=self.text(node, "why_barred", where) if "why_barred" in node else "",
+            stop=self.text(node, "stop", where) if "stop" in node else "",
+            units=MappingProxyType(units),
+        )
+
+    def tables(self, data: Any) -> MoveTables:
+        keys = ("terrain_costs", "moving_side", "action_points", "cannot_move", "pinned_down", "stacking",
+                "enemy_hexes", "cleared_marker", "obstacles")  # fmt: skip
+        top = self.mapping(data, "the file", 1, keys, keys)
+        pinned = self.mapping(
+            top["pinned_down"], "pinned_down", top.key_lines["pinned_down"], ("status", "may_enter", "stop"),
+            ("status", "may_enter", "stop"),
+        )  # fmt: skip
+        stacking = self.mapping(
+            top["stacking"], "stacking", top.key_lines["stacking"], ("one_of_each_type", "unlimited_region_kinds"),
+            ("one_of_each_type", "unlimited_region_kinds"),
+        )  # fmt: skip
+        if not isinstance(stacking["one_of_each_type"], bool):
+            raise DataError(
+                self.path, stacking.key_lines["one_of_each_type"], "one_of_each_type must be true or false"
+            )
+        action_points = self.numbers(top, "action_points")
+        obstacles_node = self.mapping(top["obstacles"], "obstacles", top.key_lines["obstacles"], None)
+        obstacles = {k: self.obstacle(k, v, obstacles_node.key_lines[k]) for k, v in obstacles_node.items()}
+        for ob in obstacles.values():
+            for unit_type in ob.units:
+                if unit_type not in action_points:
+                    raise DataError(
+                        self.path, obstacles_node.key_lines[ob.type],
+                        f"obstacles.{ob.type}.units: {unit_type!r} is not a unit type of action_points",
+                    )  # fmt: skip
+        for unit_type in self.words(pinned, "may_enter", "pinned_down"):
+            if unit_type not in action_points:
+                raise DataError(
+                    self.path,
+                    pinned.key_lines["may_enter"],
+                    f"pinned_down.may_enter: {unit_type!r} is no unit type",
+                )
+        return MoveTables(
+            terrain_costs=MappingProxyType(self.numbers(top, "terrain_costs")),
+            moving_side=self.text(top, "moving_side", "the file"),
+            action_points=MappingProxyType(action_points),
+            cannot_move=self.words(top, "cannot_move", "the file"),
+            pinned_status=self.text(pinned, "status", "pinned_down"),
+            pinned_may_enter=self.words(pinned, "may_enter", "pinned_down"),
+            pinned_stop=self.text(pinned, "stop", "pinned_down"),
+            one_of_each_type=stacking["one_of_each_type"],
+            unlimited_region_kinds=self.words(stacking, "unlimited_region_kinds", "stacking"),
+            enemy_hexes=self.text(top, "enemy_hexes", "the file"),
+            cleared_marker=self.text(top, "cleared_marker", "the file"),
+            obstacles=MappingProxyType(obstacles),
+        )
+
+
+def read_tables(path: Path) -> MoveTables:
+    """Read and validate a ``movement.yaml``; DataError names the line of any problem."""
+    return _Reader(path).tables(read_yaml(path))
+
+
+@cache
+def tables() -> MoveTables:
+    """The shipped ``movement.yaml`` beside this module, read once."""
+    return read_tables(DATA)
+
+
+# ----------------------------------------------------------------------- the policy
+
+
+@dataclass(frozen=True)
+class _Ground:
+    """What a map gives every move: the AP to enter each hex, and the unlimited-stacking hexes."""
+
+    board: Map
+    enter: Mapping[Hex, int]
+    unlimited: frozenset[Hex]
+
+
+class DogSectorMovePolicy(BaseMovePolicy):
+    """DOG SECTOR phase 5 movement for one American unit (no whole-move rules)."""
+
+    name = "DOG SECTOR"
+
+    def __init__(self, move_tables: MoveTables | None = None) -> None:
+        self.tables = move_tables if move_tables is not None else tables()
+        self._ground: _Ground | None = None
+
+    def ground(self, board: Map) -> _Ground:
+        """Terrain costs and unlimited-stacking hexes of ``board``, worked out once per map;
+        ValueError naming any terrain the table does not cost."""
+        if self._ground is None or self._ground.board is not board:
+            costs = self.tables.terrain_costs
+            unknown = sorted(set(board.terrain.values()) - set(costs))
+            if unknown:
+                raise ValueError(
+                    f"map {board.name!r}: terrain {', '.join(unknown)} has no DOG SECTOR movement cost "
+                    f"(known: {', '.join(costs)}; see {DATA.name})"
+                )
+            enter = {h: costs[kind] for h, kind in board.terrain.items()}
+            kinds = self.tables.unlimited_region_kinds
+            unlimited = frozenset(h for r in board.regions.values() if r.kind in kinds for h in r.hexes)
+            self._ground = _Ground(board, enter, unlimited)
+        return self._ground
+
+    def allowance(self, unit: Piece, budget: int | None) -> tuple[int, str]:
+        """The unit's AP for this move and, when it gets none, why."""
+        t = self.tables
+        if unit.kind != "unit":
+            raise ValueError(f"{unit.id!r} is a marker, not a unit: markers do not move")
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
+            raise ValueError(f"budget must be a whole number of AP, 0 or more, got {budget!r}")
+        if unit.side != t.moving_side:
+            return 0, f"{unit.id}: only {t.moving_side} units move in {RULE} (project's choice)"
+        if unit.type not in t.action_points:
+            raise ValueError(
+                f"{unit.id}: unit type {unit.type!r} has no DOG SECTOR action points "
+                f"(known: {', '.join(t.action_points)}; see {DATA.name})"
+            )
+        held = sorted(unit.status & t.cannot_move)
+        if held:
+            return 0, f"{unit.id} is {' and '.join(held)} and does not move (project's choice)"
+        return (t.action_points[unit.type] if budget is None else budget), ""
+
+    def model(
+        self, state: MapState, unit: Piece, order: str | None = None, budget: int | None = None
+    ) -> MoveModel:
+        """The AP costs, stops and stacking limits for ``unit``; ``budget`` replaces its
+        table AP. DOG SECTOR has no movement orders: ``order`` must be None."""
+        if order is not None:
+            raise ValueError(f"DOG SECTOR has no movement orders, got {order!r}")
+        t = self.tables
+        board = state.board
+        ground = self.ground(board)
+        points, why_still = self.allowance(unit, budget)
+        notes = [why_still] if why_still else []
+        enter = dict(ground.enter)
+        stop: dict[Hex, str] = {}
+        no_end: dict[Hex, str] = {}
+        why_not: dict[Hex, str] = {}
+        noted: set[str] = set()
+        for h in {p.hex for p in state.pieces()}:
+            if h == unit.hex:
+                continue  # the start is never entered
+            others = [p for p in state.units_at(h) if p.id != unit.id]
+            label = board.label(h)
+            if any(p.side and unit.side and p.side != unit.side for p in others):
+                del enter[h]
+                why_not[h] = f"{label}: {t.enemy_hexes}"
+                continue
+            if any(p.has(t.pinned_status) for p in others):
+                if unit.type not in t.pinned_may_enter:
+                    del enter[h]
+                    why_not[h] = (
+                        f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
+                    )
+                    continue
+                stop[h] = t.pinned_stop
+            if t.one_of_each_type and h not in ground.unlimited and any(p.type == unit.type for p in others):
+                no_end[h] = (
+                    f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
+                )
+            markers = {m.type for m in state.markers_at(h)}
+            if t.cleared_marker in markers:
+                continue
+            for kind in sorted(markers & set(t.obstacles)):
+                ob = t.obstacles[kind]
+                effect = ob.effect(unit.type)
+                if effect.extra is None:
+                    enter.pop(h, None)
+                    stop.pop(h, None)
+                    no_end.pop(h, None)
+                    why_not[h] = f"{label}: {ob.why_barred} ({ob.rule})"
+                    break
+                if h in enter:
+                    enter[h] += effect.extra
+                if effect.note and kind not in noted:
+                    noted.add(kind)
+                    notes.append(f"{kind}: a {unit.type} entering its hex {effect.note} ({ob.rule})")
+                if ob.stop:
+                    stop[h] = f"{stop[h]}; {ob.stop}" if h in stop else ob.stop
+        return MoveModel(
+            points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes)
+        )
+
+
+def move_policy(state: MapState) -> DogSectorMovePolicy:
+    """The DOG SECTOR movement policy (the registry's entry; the same for every map)."""
+    return DogSectorMovePolicy()
