@@ -76,3 +76,23 @@ def test_an_order_the_rule_system_refuses_is_a_one_line_error(capsys: pytest.Cap
     )
     code, out, err = run(capsys, "reach", str(tmp_path / "skirmish.yaml"), "A1", "--order", "sprint")
     assert code == 2 and out == "" and err.count("\n") == 1 and "sprint" in err
+
+
+SHIPPED_SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_SCENARIOS, ids=lambda p: p.stem)
+def test_reach_and_los_work_for_every_unit_of_every_shipped_scenario(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    from tabletop.engine.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    units = [p for p in scenario.pieces if p.kind == "unit"]
+    assert units
+    for unit in units:
+        code, out, err = run(capsys, "reach", path.stem, unit.id, "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["from"] == scenario.board.label(unit.hex) and data["reachable"][data["from"]] == 0
+    code, out, err = run(capsys, "los", path.stem, units[0].id, units[-1].id, "--json")
+    assert code == 0, err
+    assert json.loads(out)["result"] in ("clear", "hindered", "blocked")

@@ -39,10 +39,13 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-def test_the_wheel_holds_every_shipped_map(wheel: Path) -> None:
+def test_the_wheel_holds_every_shipped_map_and_scenario_and_game_table(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    for path in sorted((REPO / "maps").glob("*.yaml")):
-        assert f"tabletop/_shipped/maps/{path.name}" in names
+    for kind in ("maps", "scenarios"):
+        for path in sorted((REPO / kind).glob("*.yaml")):
+            assert f"tabletop/_shipped/{kind}/{path.name}" in names
+    for table in sorted((REPO / "tabletop" / "games").glob("*/*.yaml")):
+        assert table.relative_to(REPO).as_posix() in names
 
 
 def test_an_unpacked_wheel_finds_maps_by_bare_name_from_anywhere(wheel: Path, tmp_path: Path) -> None:
