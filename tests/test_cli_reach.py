@@ -70,9 +70,11 @@ def test_a_destination_out_of_reach_is_refused(capsys: pytest.CaptureFixture[str
     assert code == 2 and "cannot end its move there" in err
 
 
-def test_an_order_the_rule_system_refuses_is_a_one_line_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_an_order_the_rule_system_refuses_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     (tmp_path / "skirmish.yaml").write_text(
-        "name: Skirmish\nmap: dogs-of-war\nunits:\n  - {id: A1, type: rifleman, side: blue, hex: \"2424\"}\n"
+        'name: Skirmish\nmap: dogs-of-war\nunits:\n  - {id: A1, type: rifleman, side: blue, hex: "2424"}\n'
     )
     code, out, err = run(capsys, "reach", str(tmp_path / "skirmish.yaml"), "A1", "--order", "sprint")
     assert code == 2 and out == "" and err.count("\n") == 1 and "sprint" in err
@@ -82,7 +84,9 @@ SHIPPED_SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios"
 
 
 @pytest.mark.parametrize("path", SHIPPED_SCENARIOS, ids=lambda p: p.stem)
-def test_reach_and_los_work_for_every_unit_of_every_shipped_scenario(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+def test_reach_and_los_work_for_every_unit_of_every_shipped_scenario(
+    capsys: pytest.CaptureFixture[str], path: Path
+) -> None:
     from tabletop.engine.scenario import load_scenario
 
     scenario = load_scenario(path)

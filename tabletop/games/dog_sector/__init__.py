@@ -1,7 +1,8 @@
 """DOG SECTOR (White Dog Games): the Omaha Beach Dog sector landing, solitaire.
 
 ``los`` holds the line-of-sight policy and the geometric targeting limits of phases 4
-and 6 (figures and the project's choices in ``los.yaml``); the registry in
-``tabletop.games`` finds it through ``los.policy(state)``. Pieces use the sides
-"american" and "german" and the unit type keys listed in ``los.yaml``.
+and 6 (``los.yaml``); ``movement`` the phase 5 movement, stacking and obstacle rules
+(``movement.yaml``). The registry in ``tabletop.games`` finds them through
+``los.policy(state)`` and ``movement.move_policy(state)``. Pieces use the sides
+"american" and "german" and the unit type keys listed in the yaml files.
 """
