@@ -16,7 +16,7 @@ from typing import Any
 
 from tabletop.board import Map, load_map
 from tabletop.hexgrid import LabelError
-from tabletop.shipped import shipped_dir
+from tabletop.shipped import resolve, shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_yaml
 
 from .pieces import MapState, Piece
@@ -198,3 +198,16 @@ def _piece(
     return Piece(
         str(pid), kind, h, side, "unit" if what == "unit" else "marker", level, facing, frozenset(status)
     )
+
+
+def open_map_or_scenario(source: str) -> Map | Scenario:
+    """A MAP_OR_SCENARIO argument: a path, or a bare name among the shipped scenarios,
+    then the shipped maps. DataErrors if it cannot be read."""
+    path = resolve(source, "scenarios")
+    if path is None:
+        return load_map(source)
+    try:
+        data = read_yaml(path)
+    except DataError as exc:
+        raise DataErrors([exc]) from None
+    return load_scenario(path) if is_scenario_data(data) else load_map(path)

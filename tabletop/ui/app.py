@@ -1,0 +1,264 @@
+"""The table window: the loop, the camera controls, and the components drawn on top.
+
+The app owns what every part of the table shares: the live map state, the camera, the
+selection, the hovered hex, the message log and the overlay switches. Everything else
+is a component (counters, overlays, panels) with the same small interface, so each can
+be built, tested and read on its own:
+
+    handle(event, app) -> bool   # True: the event is used up
+    update(app, dt) -> None
+    draw_under(surface, app)     # over the map, under the counters (shading)
+    draw_counters(surface, app)  # the counters
+    draw_over(surface, app)      # over the counters (threads, rings)
+    draw_ui(surface, app)        # panels, in screen space
+    shortcuts: list[tuple[str, str]]   # (keys, what they do), for the help overlay
+
+Components are asked in order for events (the first to use one wins) and drawn in
+order within each layer.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from tabletop.engine.los import LosPolicy
+from tabletop.engine.movement import MovePolicy
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.hexgrid import Hex
+
+from . import theme
+from .board_view import BoardView
+from .camera import Camera
+
+PAN_PIXELS = 40  # per arrow-key press
+ZOOM_STEP = 1.15
+
+
+class Component:
+    """A part of the table; every method is optional (these defaults do nothing)."""
+
+    shortcuts: list[tuple[str, str]] = []
+
+    def handle(self, event: pygame.event.Event, app: App) -> bool:
+        return False
+
+    def update(self, app: App, dt: float) -> None:
+        pass
+
+    def draw_under(self, surface: pygame.Surface, app: App) -> None:
+        pass
+
+    def draw_counters(self, surface: pygame.Surface, app: App) -> None:
+        pass
+
+    def draw_over(self, surface: pygame.Surface, app: App) -> None:
+        pass
+
+    def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        pass
+
+
+CORE_SHORTCUTS = [
+    ("arrows / W A S D, right or middle drag", "pan the map"),
+    ("mouse wheel, + / -", "zoom around the cursor (25%-400%)"),
+    ("Home", "fit the whole map in the window"),
+    ("F11", "full screen on / off"),
+    ("F12", "save a screenshot (PNG) in the current folder"),
+    ("Esc", "clear the selection / close a menu"),
+    ("Ctrl+Q, closing the window", "quit"),
+]
+
+
+@dataclass
+class App:
+    """Everything the table shows; ``run`` opens the window, ``draw`` works on any surface."""
+
+    state: MapState
+    title: str
+    los_policy: LosPolicy
+    move_policy: MovePolicy
+    conditions: frozenset[str] = frozenset()
+    size: tuple[int, int] = (1280, 800)
+    components: list[Component] = field(default_factory=list)
+    selected: str | None = None
+    hover: Hex | None = None
+    mouse: tuple[int, int] = (0, 0)
+    messages: list[str] = field(default_factory=list)
+    overlays: dict[str, bool] = field(default_factory=dict)
+    counter_scale: float = 1.0
+    running: bool = True
+    screenshot_dir: Path = Path(".")
+
+    def __post_init__(self) -> None:
+        self.view = BoardView(self.state.board)
+        self.camera = Camera(*self.size)
+        self.camera.fit(self.view.bounds)
+        self._dragging: tuple[int, int] | None = None
+        self.fullscreen = False
+
+    # --- shared helpers for components ----------------------------------------------
+
+    @property
+    def board(self) -> Any:
+        return self.state.board
+
+    def say(self, text: str) -> None:
+        """Add a line to the message log."""
+        self.messages.append(text)
+        del self.messages[:-200]
+
+    def hex_at_screen(self, sx: float, sy: float) -> Hex | None:
+        return self.view.hex_at_world(*self.camera.to_world(sx, sy))
+
+    def screen_of(self, h: Hex) -> tuple[float, float]:
+        return self.camera.to_screen(*self.view.center(h))
+
+    def selected_piece(self) -> Piece | None:
+        if self.selected is None:
+            return None
+        try:
+            return self.state.piece(self.selected)
+        except KeyError:
+            self.selected = None
+            return None
+
+    def toggle(self, overlay: str) -> bool:
+        """Flip an overlay switch and say so; returns the new setting."""
+        on = not self.overlays.get(overlay, False)
+        self.overlays[overlay] = on
+        self.say(f"{overlay}: {'on' if on else 'off'}")
+        return on
+
+    def overlay_component(self) -> Any:
+        """The overlays component (for scripted views: render, tests)."""
+        from .overlays import Overlays
+
+        return next(c for c in self.components if isinstance(c, Overlays))
+
+    def all_shortcuts(self) -> list[tuple[str, str]]:
+        out = list(CORE_SHORTCUTS)
+        for c in self.components:
+            out.extend(c.shortcuts)
+        return out
+
+    # --- events ---------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """One event: components first, then the camera's own controls."""
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            self.hover = self.hex_at_screen(*event.pos)
+        for c in self.components:
+            if c.handle(event, self):
+                return
+        self._camera_controls(event)
+
+    def _camera_controls(self, event: pygame.event.Event) -> None:
+        cam = self.camera
+        if event.type == pygame.MOUSEWHEEL:
+            factor = ZOOM_STEP ** (event.precise_y if hasattr(event, "precise_y") else event.y)
+            cam.zoom_at(factor, *self.mouse)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (2, 3):
+            self._dragging = event.pos
+        elif event.type == pygame.MOUSEBUTTONUP and event.button in (2, 3):
+            self._dragging = None
+        elif event.type == pygame.MOUSEMOTION and self._dragging is not None:
+            cam.pan(event.pos[0] - self._dragging[0], event.pos[1] - self._dragging[1])
+            self._dragging = event.pos
+        elif event.type == pygame.VIDEORESIZE:
+            cam.resize(event.w, event.h)
+        elif event.type == pygame.KEYDOWN:
+            self._keys(event)
+
+    def _keys(self, event: pygame.event.Event) -> None:
+        cam, key, mods = self.camera, event.key, event.mod
+        pans = {
+            pygame.K_LEFT: (PAN_PIXELS, 0), pygame.K_a: (PAN_PIXELS, 0),
+            pygame.K_RIGHT: (-PAN_PIXELS, 0), pygame.K_d: (-PAN_PIXELS, 0),
+            pygame.K_UP: (0, PAN_PIXELS), pygame.K_w: (0, PAN_PIXELS),
+            pygame.K_DOWN: (0, -PAN_PIXELS), pygame.K_s: (0, -PAN_PIXELS),
+        }  # fmt: skip
+        if key in pans and not mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            cam.pan(*pans[key])
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            cam.zoom_at(ZOOM_STEP, cam.width / 2, cam.height / 2)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            cam.zoom_at(1 / ZOOM_STEP, cam.width / 2, cam.height / 2)
+        elif key == pygame.K_HOME:
+            cam.fit(self.view.bounds)
+        elif key == pygame.K_F11:
+            self._toggle_fullscreen()
+        elif key == pygame.K_F12:
+            self.screenshot()
+        elif key == pygame.K_ESCAPE:
+            self.selected = None
+        elif key == pygame.K_q and mods & pygame.KMOD_CTRL:
+            self.running = False
+
+    def _toggle_fullscreen(self) -> None:
+        if pygame.display.get_surface() is None:
+            return
+        self.fullscreen = not self.fullscreen
+        pygame.display.toggle_fullscreen()
+
+    def screenshot(self) -> Path | None:
+        """Save what the window shows as a PNG next to the current folder."""
+        surface = pygame.display.get_surface()
+        if surface is None:
+            return None
+        path = self.screenshot_dir / time.strftime("tabletop-%Y%m%d-%H%M%S.png")
+        pygame.image.save(surface, str(path))
+        self.say(f"screenshot saved: {path}")
+        return path
+
+    # --- drawing --------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        for c in self.components:
+            c.update(self, dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """One frame onto ``surface`` (the window, or an offscreen surface)."""
+        if surface.get_size() != (self.camera.width, self.camera.height):
+            self.camera.resize(*surface.get_size())
+        surface.fill(theme.BACKGROUND)
+        self.view.draw(surface, self.camera)
+        self.view.draw_region_names(surface, self.camera)
+        for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
+            for c in self.components:
+                getattr(c, layer)(surface, self)
+
+    def run(
+        self, *, fps: int = 60, frames: int | None = None, on_frame: Callable[[App], None] | None = None
+    ) -> None:
+        """Open the window and play until it is closed (or for ``frames`` frames)."""
+        os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")  # sharp on high-DPI Windows
+        pygame.init()
+        screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        pygame.display.set_caption(f"tabletop - {self.title}")
+        pygame.key.set_repeat(300, 40)
+        clock = pygame.time.Clock()
+        count = 0
+        while self.running:
+            for event in pygame.event.get():
+                self.handle(event)
+            self.update(clock.get_time() / 1000)
+            self.draw(screen)
+            pygame.display.flip()
+            clock.tick(fps)
+            count += 1
+            if on_frame is not None:
+                on_frame(self)
+            if frames is not None and count >= frames:
+                break
+        pygame.quit()

@@ -1,0 +1,235 @@
+"""The map as drawn: terrain, hexsides, labels, regions and elevation, pre-rendered.
+
+Why tiles: a frame must not redraw every hex. The map is drawn once per zoom level into
+512-pixel tiles, made as they first come into view and kept until the zoom changes, so
+panning a full-size map blits a handful of surfaces per frame.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import pygame
+
+from tabletop.board import Map
+from tabletop.hexgrid import Hex, neighbors
+
+from . import theme
+from .camera import Camera
+
+TILE = 512
+
+
+class BoardView:
+    """Drawing data for one map, and its tile cache."""
+
+    def __init__(self, board: Map) -> None:
+        self.board = board
+        self.layout = board.grid.layout(1.0)
+        self.hexes: list[Hex] = board.grid.hexes()
+        self.index = {h: i for i, h in enumerate(self.hexes)}
+        self.centers = np.array([self.layout.center(h) for h in self.hexes])
+        offsets = np.array([self.layout.corner_offset(i) for i in range(6)])
+        self.corners = self.centers[:, None, :] + offsets[None, :, :]
+        lo = self.corners.reshape(-1, 2).min(axis=0)
+        hi = self.corners.reshape(-1, 2).max(axis=0)
+        self.bounds = (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+        self.fill = [theme.hex_colour(board.terrain_types[board.terrain[h]].colour) for h in self.hexes]
+        self.sides = list(self._hexside_segments())
+        self.region_edges = list(self._region_edges())
+        levels = [board.elevation[h] for h in self.hexes]
+        self.has_elevation = min(levels) != max(levels)
+        self.contours = list(self._contours()) if self.has_elevation else []
+        self._tiles: dict[tuple[int, int], pygame.Surface] = {}
+        self._tile_scale = 0.0
+        self.show_labels = True
+        self.show_regions = True
+
+    # --- geometry -------------------------------------------------------------------
+
+    def center(self, h: Hex) -> tuple[float, float]:
+        return self.layout.center(h)
+
+    def hex_at_world(self, x: float, y: float) -> Hex | None:
+        """The on-map hex under a world point, or None."""
+        h = self.layout.hex_at(x, y)
+        return h if self.board.grid.contains(h) else None
+
+    def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two world corner points of the hexside between adjacent a and b."""
+        ca = self.layout.corners(a)
+        cb = self.layout.corners(b)
+        pts = [p for p in ca if any(math.dist(p, q) < 1e-6 for q in cb)]
+        return (pts[0], pts[1])
+
+    def _hexside_segments(
+        self,
+    ) -> Iterable[tuple[tuple[int, int, int], tuple[float, float], tuple[float, float]]]:
+        for feature in self.board.hexsides.values():
+            colour = theme.hex_colour(feature.colour)
+            for side in sorted(feature.sides):
+                p, q = self.shared_edge(side.a, side.b)
+                yield colour, p, q
+
+    def _region_edges(
+        self,
+    ) -> Iterable[tuple[tuple[int, int, int], tuple[float, float], tuple[float, float]]]:
+        """Borders between a region and the rest of the map (not the map's own edge), in
+        a colour per kind of region so sections, exits and setup zones read apart."""
+        contains = self.board.grid.contains
+        for region in self.board.regions.values():
+            colour = theme.side_colour(f"region:{region.kind}")
+            for h in region.hexes:
+                for n in neighbors(h):
+                    if n not in region.hexes and contains(n):
+                        p, q = self.shared_edge(h, n)
+                        yield colour, p, q
+
+    def _contours(self) -> Iterable[tuple[tuple[float, float], tuple[float, float]]]:
+        """Hexsides between hexes of different elevation."""
+        elevation = self.board.elevation
+        for h in self.hexes:
+            for n in neighbors(h):
+                if n > h and n in elevation and elevation[n] != elevation[h]:
+                    yield self.shared_edge(h, n)
+
+    @functools.cache  # noqa: B019 - one view per map, kept for the window's life
+    def region_anchor(self, key: str) -> tuple[float, float]:
+        """Where a region's name is written: the centre of its hexes nearest their mean."""
+        hexes = sorted(self.board.regions[key].hexes)
+        pts = np.array([self.layout.center(h) for h in hexes])
+        mean = pts.mean(axis=0)
+        best = int(np.argmin(((pts - mean) ** 2).sum(axis=1)))
+        return (float(pts[best][0]), float(pts[best][1]))
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface, camera: Camera) -> None:
+        """Blit the tiles covering the view."""
+        scale = camera.scale
+        if abs(scale - self._tile_scale) > 1e-9:
+            self._tiles.clear()
+            self._tile_scale = scale
+        world_tile = TILE / scale
+        x0, y0, x1, y1 = camera.visible_world()
+        for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
+            for ty in range(math.floor(y0 / world_tile), math.floor(y1 / world_tile) + 1):
+                tile = self._tiles.get((tx, ty))
+                if tile is None:
+                    tile = self._tiles[(tx, ty)] = self._render_tile(tx, ty, scale)
+                sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
+                surface.blit(tile, (round(sx), round(sy)))
+
+    def invalidate(self) -> None:
+        """Forget the tiles (after a change of what is drawn on them)."""
+        self._tiles.clear()
+
+    def _render_tile(self, tx: int, ty: int, scale: float) -> pygame.Surface:
+        tile = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
+        world_tile = TILE / scale
+        ox, oy = tx * world_tile, ty * world_tile
+        pad = 1.0
+        cx, cy = self.centers[:, 0], self.centers[:, 1]
+        near = np.nonzero(
+            (cx >= ox - pad)
+            & (cx <= ox + world_tile + pad)
+            & (cy >= oy - pad)
+            & (cy <= oy + world_tile + pad)
+        )[0]
+        if len(near) == 0 and not self.sides:
+            return tile
+        pix = (self.corners[near] - (ox, oy)) * scale
+        outline = 1 if scale >= 10 else 0
+        for k, i in enumerate(near.tolist()):
+            pts = pix[k].tolist()
+            pygame.draw.polygon(tile, self.fill[i], pts)
+            if outline:
+                pygame.draw.polygon(tile, theme.GRID_LINE, pts, outline)
+        self._draw_contours(tile, ox, oy, scale)
+        self._draw_sides(tile, ox, oy, scale)
+        if self.show_regions:
+            self._draw_regions(tile, ox, oy, scale)
+        if self.show_labels and scale >= 34:
+            self._draw_labels(tile, near, ox, oy, scale)
+        return tile
+
+    def _draw_sides(self, tile: pygame.Surface, ox: float, oy: float, scale: float) -> None:
+        width = max(2, round(scale * 0.12))
+        for colour, p, q in self.sides:
+            a = ((p[0] - ox) * scale, (p[1] - oy) * scale)
+            b = ((q[0] - ox) * scale, (q[1] - oy) * scale)
+            if -50 < a[0] < TILE + 50 and -50 < a[1] < TILE + 50:
+                pygame.draw.line(tile, colour, a, b, width)
+
+    def _draw_regions(self, tile: pygame.Surface, ox: float, oy: float, scale: float) -> None:
+        width = max(1, round(scale * 0.06))
+        for colour, p, q in self.region_edges:
+            a = ((p[0] - ox) * scale, (p[1] - oy) * scale)
+            b = ((q[0] - ox) * scale, (q[1] - oy) * scale)
+            if -50 < a[0] < TILE + 50 and -50 < a[1] < TILE + 50:
+                pygame.draw.line(tile, colour, a, b, width)
+
+    def _draw_contours(self, tile: pygame.Surface, ox: float, oy: float, scale: float) -> None:
+        """Elevation changes as thin dotted lines (where the game uses elevation)."""
+        for p, q in self.contours:
+            a = ((p[0] - ox) * scale, (p[1] - oy) * scale)
+            b = ((q[0] - ox) * scale, (q[1] - oy) * scale)
+            if -50 < a[0] < TILE + 50 and -50 < a[1] < TILE + 50:
+                for k in range(0, 6, 2):
+                    t0, t1 = k / 6, (k + 1) / 6
+                    pygame.draw.line(
+                        tile, theme.CONTOUR,
+                        (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                        (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1),
+                        max(1, round(scale * 0.04)),
+                    )  # fmt: skip
+
+    def draw_region_names(self, surface: pygame.Surface, camera: Camera) -> None:
+        """Region names over the tiles (text must not be cut at tile edges)."""
+        if not self.show_regions or camera.scale < 14:
+            return
+        f = theme.font(max(12, round(camera.scale * 0.42)), bold=True)
+        for key, region in self.board.regions.items():
+            sx, sy = camera.to_screen(*self.region_anchor(key))
+            if -200 < sx < camera.width + 200 and -50 < sy < camera.height + 50:
+                img = f.render(region.name, True, theme.LABEL_ON_DARK)
+                box = img.get_rect(center=(round(sx), round(sy)))
+                back = pygame.Surface((box.width + 8, box.height + 4), pygame.SRCALPHA)
+                back.fill((0, 0, 0, 120))
+                surface.blit(back, (box.x - 4, box.y - 2))
+                surface.blit(img, box)
+
+    def _draw_labels(
+        self, tile: pygame.Surface, near: np.ndarray, ox: float, oy: float, scale: float
+    ) -> None:
+        f = theme.font(max(9, round(scale * 0.38)))
+        grid = self.board.grid
+        for i in near.tolist():
+            h = self.hexes[i]
+            x, y = self.centers[i]
+            text = grid.label(h)
+            if self.has_elevation and self.board.elevation[h] and scale >= 48:
+                text += f" ^{self.board.elevation[h]}"
+            img = f.render(text, True, _label_colour(self.fill[i]))
+            px = (x - ox) * scale - img.get_width() / 2
+            py = (y - oy) * scale - scale * 0.78
+            tile.blit(img, (px, py))
+
+    def minimap(self, max_size: int) -> tuple[pygame.Surface, float]:
+        """The whole map drawn small, and its pixels per world unit."""
+        x0, y0, x1, y1 = self.bounds
+        scale = max_size / max(x1 - x0, y1 - y0)
+        surf = pygame.Surface((max(1, math.ceil((x1 - x0) * scale)), max(1, math.ceil((y1 - y0) * scale))))
+        surf.fill(theme.BACKGROUND)
+        pix = (self.corners - (x0, y0)) * scale
+        for i in range(len(self.hexes)):
+            pygame.draw.polygon(surf, self.fill[i], pix[i].tolist())
+        return surf, scale
+
+
+def _label_colour(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    luminance = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
+    return theme.LABEL if luminance > 110 else theme.LABEL_ON_DARK

@@ -1,0 +1,65 @@
+"""The camera: which part of the map the window shows, and at what zoom.
+
+World coordinates are the map layout at hex size 1 (``RectGrid.layout(1.0)``); the
+camera maps them to screen pixels. Zoom is relative to ``BASE_HEX_PIXELS`` and is kept
+within 25% - 400%. Zooming keeps the point under the cursor still.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .theme import BASE_HEX_PIXELS, MAX_ZOOM, MIN_ZOOM
+
+
+@dataclass
+class Camera:
+    """``center`` is the world point at the middle of the view; ``zoom`` 1.0 = 100%."""
+
+    width: int
+    height: int
+    center: tuple[float, float] = (0.0, 0.0)
+    zoom: float = 1.0
+
+    @property
+    def scale(self) -> float:
+        """Screen pixels per world unit (the hex size on screen)."""
+        return BASE_HEX_PIXELS * self.zoom
+
+    def to_screen(self, x: float, y: float) -> tuple[float, float]:
+        s = self.scale
+        return ((x - self.center[0]) * s + self.width / 2, (y - self.center[1]) * s + self.height / 2)
+
+    def to_world(self, sx: float, sy: float) -> tuple[float, float]:
+        s = self.scale
+        return ((sx - self.width / 2) / s + self.center[0], (sy - self.height / 2) / s + self.center[1])
+
+    def zoom_at(self, factor: float, sx: float, sy: float) -> None:
+        """Zoom by ``factor`` keeping the world point under screen point (sx, sy) still."""
+        wx, wy = self.to_world(sx, sy)
+        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, self.zoom * factor))
+        s = self.scale
+        self.center = (wx - (sx - self.width / 2) / s, wy - (sy - self.height / 2) / s)
+
+    def pan(self, dx_pixels: float, dy_pixels: float) -> None:
+        """Move the view by screen pixels (drag right: the map follows the mouse)."""
+        s = self.scale
+        self.center = (self.center[0] - dx_pixels / s, self.center[1] - dy_pixels / s)
+
+    def fit(self, bounds: tuple[float, float, float, float], margin: float = 0.04) -> None:
+        """Show the whole world rectangle (min x, min y, max x, max y)."""
+        x0, y0, x1, y1 = bounds
+        self.center = ((x0 + x1) / 2, (y0 + y1) / 2)
+        span_x = max(x1 - x0, 1e-6) * (1 + 2 * margin)
+        span_y = max(y1 - y0, 1e-6) * (1 + 2 * margin)
+        want = min(self.width / span_x, self.height / span_y) / BASE_HEX_PIXELS
+        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, want))
+
+    def resize(self, width: int, height: int) -> None:
+        self.width, self.height = max(1, width), max(1, height)
+
+    def visible_world(self) -> tuple[float, float, float, float]:
+        """The world rectangle on screen (min x, min y, max x, max y)."""
+        x0, y0 = self.to_world(0, 0)
+        x1, y1 = self.to_world(self.width, self.height)
+        return (x0, y0, x1, y1)

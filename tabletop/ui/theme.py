@@ -1,0 +1,69 @@
+"""Colours, sizes and fonts of the table, in one place.
+
+The line-of-sight colours are the Okabe-Ito colour-blind-safe palette: clear is bluish
+green, hindered orange, blocked vermillion, each drawn over a dark casing so the thread
+reads on any terrain.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pygame
+
+BACKGROUND = (38, 41, 46)
+GRID_LINE = (40, 40, 40)
+LABEL = (25, 25, 25)
+LABEL_ON_DARK = (235, 235, 235)
+PANEL = (28, 30, 34)
+PANEL_TEXT = (230, 230, 230)
+PANEL_DIM = (160, 165, 170)
+HIGHLIGHT = (255, 221, 0)
+REGION_LINE = (200, 30, 120)
+CONTOUR = (60, 50, 40)
+
+LOS_CLEAR = (0, 158, 115)
+LOS_HINDERED = (230, 159, 0)
+LOS_BLOCKED = (213, 94, 0)
+LOS_CASING = (20, 20, 20)
+VERDICT_COLOURS = {"clear": LOS_CLEAR, "hindered": LOS_HINDERED, "blocked": LOS_BLOCKED}
+
+SIDE_COLOURS = {  # counter fills by side; a side not listed gets a stable hash colour
+    "american": (120, 150, 90),
+    "allied": (120, 150, 90),
+    "us": (120, 150, 90),
+    "blue": (86, 140, 200),
+    "german": (150, 150, 160),
+    "red": (200, 90, 80),
+}
+
+BASE_HEX_PIXELS = 40.0  # hex size (centre to corner) at 100% zoom
+MIN_ZOOM, MAX_ZOOM = 0.25, 4.0
+
+
+def side_colour(side: str | None) -> tuple[int, int, int]:
+    """The fill colour of a side's counters."""
+    if side is None:
+        return (200, 200, 200)
+    if side.lower() in SIDE_COLOURS:
+        return SIDE_COLOURS[side.lower()]
+    h = sum(ord(c) * (i + 1) for i, c in enumerate(side)) % 360
+    colour = pygame.Color(0)
+    colour.hsla = (h, 45, 55, 100)
+    return (colour.r, colour.g, colour.b)
+
+
+def hex_colour(text: str) -> tuple[int, int, int]:
+    """'#rrggbb' as an RGB tuple."""
+    c = pygame.Color(text)
+    return (c.r, c.g, c.b)
+
+
+@cache
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """The table's font at a pixel size (pygame's bundled default font: no files needed)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    f = pygame.font.Font(None, max(6, size))
+    f.set_bold(bold)
+    return f
