@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pygame
 
@@ -44,7 +44,7 @@ ZOOM_STEP = 1.15
 class Component:
     """A part of the table; every method is optional (these defaults do nothing)."""
 
-    shortcuts: list[tuple[str, str]] = []
+    shortcuts: ClassVar[list[tuple[str, str]]] = []  # each component sets its own
 
     def handle(self, event: pygame.event.Event, app: App) -> bool:
         return False
