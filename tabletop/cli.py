@@ -17,14 +17,14 @@ from tabletop.atomicfile import write_atomic
 from tabletop.board import Map, load_map
 from tabletop.board.blank import blank_map_yaml
 from tabletop.board.export import map_to_json
+from tabletop.engine.counters import is_counters_data, load_counters
 from tabletop.engine.los import LosPolicy, LosQuery, LosResult, line_of_sight
 from tabletop.engine.movement import must_stop_overlay, plan_move
 from tabletop.engine.pieces import MapState, Piece
-from tabletop.engine.scenario import Scenario, is_scenario_data, load_scenario
+from tabletop.engine.scenario import Scenario, is_scenario_data, load_scenario, open_map_or_scenario
 from tabletop.engine.viewshed import viewshed
 from tabletop.games import LOS_POLICIES, los_policy, move_policy
 from tabletop.hexgrid import Hex, LabelError
-from tabletop.shipped import resolve
 from tabletop.yamlfile import DataError, DataErrors, read_yaml
 
 EXIT_BAD_INPUT = 2
@@ -40,16 +40,7 @@ def _print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def _open(source: str) -> Map | Scenario:
-    """A MAP_OR_SCENARIO argument: a path, or a bare name among shipped scenarios, then maps."""
-    path = resolve(source, "scenarios")
-    if path is None:
-        return load_map(source)
-    try:
-        data = read_yaml(path)
-    except DataError as exc:
-        raise DataErrors([exc]) from None
-    return load_scenario(path) if is_scenario_data(data) else load_map(path)
+_open = open_map_or_scenario
 
 
 def _open_map(source: str) -> Map:
@@ -251,16 +242,62 @@ def cmd_viewshed(args: argparse.Namespace) -> int:
 LOS_RULES = tuple(LOS_POLICIES)
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1600x1000") from None
+    if not (200 <= w <= 8000 and 150 <= h <= 8000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width 200-8000 and height 150-8000 pixels")
+    return (w, h)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    from tabletop.ui.table import open_table
+
     source = args.scenario or DEFAULT_SCENARIO
-    m = _open_map(source)
-    print(
-        f"tabletop {__version__}: would open {source!r}: {m.name}, "
-        f"{m.grid.columns} x {m.grid.rows} {m.grid.orientation}-top hexes ({m.path}).\n"
-        "The game window is not built yet; meanwhile try:\n"
-        f"  tabletop map {source}            a summary of the map\n"
-        f"  tabletop map {source} --json     the grid as data"
-    )
+    app = open_table(source, rules=args.rules, size=args.size)
+    print(f"tabletop {__version__}: {app.title}; F1 lists the shortcuts")
+    try:
+        app.run(frames=args.frames)
+    except pygame_error() as exc:
+        raise CliError(
+            f"cannot open a window ({exc}); on a machine without a display, draw the table "
+            f"with: tabletop render {source} --out table.png"
+        ) from None
+    return 0
+
+
+def pygame_error() -> type[Exception]:
+    import pygame
+
+    return pygame.error
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from tabletop.ui.render import render_png
+    from tabletop.ui.table import open_table
+
+    app = open_table(args.map, rules=args.rules, size=args.size)
+    overlays = app.overlay_component()
+    table = _Table.__new__(_Table)  # reuse FROM/TO parsing on the app's own state
+    table.state, table.board = app.state, app.board
+    if args.los:
+        a, _ = table.where(args.los[0], "--los FROM")
+        b, _ = table.where(args.los[1], "--los TO")
+        overlays.set_los(app, a, b)
+    if args.reach:
+        if args.reach not in {p.id for p in app.state.pieces() if p.kind == "unit"}:
+            raise CliError(f"--reach {args.reach!r}: no unit with that id here")
+        overlays.show_reach(app, args.reach)
+    if args.viewshed:
+        h, _ = table.where(args.viewshed, "--viewshed")
+        overlays.show_viewshed(app, h)
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise CliError(f"{out}: folder {out.parent} does not exist")
+    render_png(app, out, args.size)
+    print(f"wrote {out} ({args.size[0]}x{args.size[1]})")
     return 0
 
 
@@ -324,6 +361,12 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         data = read_yaml(path)
     except DataError as exc:
         return ("file", [exc])
+    if is_counters_data(data):
+        try:
+            c = load_counters(path)
+        except DataErrors as exc:
+            return ("counters", exc.errors)
+        return (f"counters: {len(c.unit_types)} unit types, {len(c.markers)} markers", [])
     if is_scenario_data(data):
         try:
             s = load_scenario(path)
@@ -338,8 +381,8 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         return (f"map: {m.name}, {m.grid.columns} x {m.grid.rows}", [])
     return (
         "file",
-        [DataError(path, 1, "neither a map (a `grid:` block) nor a scenario (a `map:` line); "
-                   "counters are not checked yet")],
+        [DataError(path, 1, "neither a map (a `grid:` block), a scenario (a `map:` line) nor "
+                   "a counter sheet (`unit_types:`)")],
     )  # fmt: skip
 
 
@@ -394,11 +437,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("play", help="open a scenario (default: the solo DOG SECTOR scenario)")
+    p = sub.add_parser(
+        "play", help="open the table window on a scenario or map (default: the solo DOG SECTOR scenario)"
+    )
     p.add_argument(
         "scenario", nargs="?", help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})"
     )
+    p.add_argument("--size", type=_size, default=(1280, 800), help="window size WxH (default 1280x800)")
+    p.add_argument("--rules", help="rule system (default: the map's); 'free' for free play")
+    p.add_argument("--frames", type=_positive, help="close after this many frames (scripted checks)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("render", help="draw the table to a PNG, no window needed")
+    p.add_argument("map", help="map or scenario: path or bare shipped name")
+    p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("--size", type=_size, default=(1600, 1000), help="image size WxH (default 1600x1000)")
+    p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="draw the line-of-sight thread")
+    p.add_argument("--reach", metavar="UNIT", help="shade where this unit may move")
+    p.add_argument("--viewshed", metavar="FROM", help="shade what this hex or unit sees")
+    p.add_argument("--rules", help="rule system (default: the map's); 'free' for free play")
+    p.set_defaults(func=cmd_render)
 
     p = sub.add_parser(
         "map",

@@ -136,9 +136,11 @@ def test_validate_accepts_every_shipped_map(capsys: pytest.CaptureFixture[str]) 
     assert out.count("ok  ") == len(SHIPPED_MAPS)
 
 
-def test_play_names_the_default_solo_scenario(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "play")
-    assert code == 0 and "dog-sector" in out
+def test_play_opens_the_table_on_the_default_scenario_and_closes_after_the_frames_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "play", "--frames", "3", "--size", "640x480")
+    assert code == 0 and "Dog sector" in out and "F1" in out
 
 
 def test_unknown_map_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -85,13 +85,14 @@ class App:
     los_policy: LosPolicy
     move_policy: MovePolicy
     conditions: frozenset[str] = frozenset()
+    rules: str | None = None  # the rule system's key (None: free play)
     size: tuple[int, int] = (1280, 800)
     components: list[Component] = field(default_factory=list)
     selected: str | None = None
     hover: Hex | None = None
     mouse: tuple[int, int] = (0, 0)
     messages: list[str] = field(default_factory=list)
-    overlays: dict[str, bool] = field(default_factory=dict)
+    overlays: dict[str, Any] = field(default_factory=dict)  # switches, and shared overlay data
     counter_scale: float = 1.0
     running: bool = True
     screenshot_dir: Path = Path(".")
@@ -261,4 +262,6 @@ class App:
                 on_frame(self)
             if frames is not None and count >= frames:
                 break
-        pygame.quit()
+        # Close the window only: fonts and cached text stay valid for whoever runs next
+        # in this process (a test, a second table).
+        pygame.display.quit()

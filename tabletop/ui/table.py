@@ -30,12 +30,14 @@ def open_table(source: str, *, rules: str | None = None, size: tuple[int, int] =
         state = MapState.of(opened)
         title = f"{opened.name} (free play)" if not opened.rules else opened.name
         conditions = frozenset()
+        rules = rules or opened.rules
     return App(
         state=state,
         title=title,
         los_policy=los_policy(state, rules),
         move_policy=move_policy(state, rules),
         conditions=conditions,
+        rules=None if rules == "free" else rules,
         size=size,
         components=default_components(),
     )

@@ -1,0 +1,442 @@
+"""Counter sets: what each unit type and marker of a game looks like, and its counter sheet.
+
+Knows counters as data: a unit type's name, its symbol (a word from ``SYMBOLS`` that the
+table draws), its steps and printed values; a marker's colour and short text, and
+whether it sits on a unit (a status word the rules read) or in a hex (a marker piece);
+the sides' colours; and the sheet (how many counters of each type a side has). Knows
+nothing of pixels or of any rule system's meaning: the files under ``counters/`` carry
+the games' words, and ``counters/FORMAT.md`` describes them for people.
+
+A rule system's key (a map's or scenario's ``rules:``) picks its counter file through
+``RULES_COUNTERS``; free play and unknown rules use ``counters/generic.yaml``.
+
+>>> c = counters_for("dogs_of_war")
+>>> c.unit("rifleman").symbol, c.unit("rifleman").shape
+('soldier', 'token')
+>>> c.marker("smoke").place, c.marker("prone").place
+('hex', 'unit')
+>>> counters_for(None).name
+'Free play'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from tabletop.shipped import resolve, shipped_names
+from tabletop.yamlfile import DataError, DataErrors, LineDict, read_yaml
+
+Shape = Literal["counter", "token"]
+Placement = Literal["unit", "hex"]
+
+#: The symbols the table can draw (NATO-style where NATO has one).
+SYMBOLS = (
+    "infantry", "machine-gun", "mortar", "hq", "leader", "tank", "dozer", "engineer",
+    "artillery", "at-gun", "pillbox", "vehicle", "soldier", "sniper", "flamethrower",
+    "bazooka", "rocket", "recon", "anti-aircraft", "medic", "observer", "gun-pit",
+    "general", "command-post", "blank",
+)  # fmt: skip
+SHAPES: tuple[Shape, ...] = ("counter", "token")
+PLACEMENTS: tuple[Placement, ...] = ("unit", "hex")
+
+#: Rule system key (``rules:`` in map and scenario files) -> counter file in ``counters/``.
+RULES_COUNTERS = {
+    "dog_sector": "dog-sector",
+    "devil_dogs": "belleau-wood",
+    "omaha": "omaha",
+    "dogfaces": "dogfaces",
+    "dogs_of_war": "dogs-of-war",
+}
+GENERIC = "generic"
+
+TOP_KEYS = ("name", "rules", "notes", "shape", "facing", "sides", "unit_types", "markers", "sheet")
+SIDE_KEYS = ("name", "colour")
+UNIT_KEYS = ("name", "symbol", "shape", "label", "steps", "full", "reduced")
+MARKER_KEYS = ("name", "colour", "text", "place", "area")
+KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+MAX_TEXT = 6  # characters of a marker's text or a unit's label: they must fit on a counter
+_TRAILING_NUMBER = re.compile(r"[-_ ]?\d+$")
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side's display name and counter colour ("#rrggbb")."""
+
+    key: str
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """How a unit type's counter looks.
+
+    ``steps``: the steps of a full-strength unit, when the game counts them;
+    ``full`` / ``reduced``: the values printed on each face ("" when the game prints none).
+    """
+
+    key: str
+    name: str
+    symbol: str
+    shape: Shape = "counter"
+    label: str = ""
+    steps: int | None = None
+    full: str = ""
+    reduced: str = ""
+
+
+@dataclass(frozen=True)
+class MarkerType:
+    """A marker: ``place="unit"`` is a status word on a unit, drawn as a chip on its
+    counter; ``place="hex"`` is a marker piece in a hex; ``area`` tints the whole hex."""
+
+    key: str
+    name: str
+    colour: str
+    text: str
+    place: Placement = "unit"
+    area: bool = False
+
+
+@dataclass(frozen=True)
+class SheetEntry:
+    """``count`` counters of unit type ``type`` on a side's sheet."""
+
+    type: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Counters:
+    """A game's counter set, validated and read-only."""
+
+    name: str
+    rules: str | None
+    sides: Mapping[str, Side]
+    unit_types: Mapping[str, UnitType]
+    markers: Mapping[str, MarkerType]
+    sheet: Mapping[str, tuple[SheetEntry, ...]]
+    facing: bool = False
+    notes: str = ""
+    path: Path | None = None
+
+    def unit(self, type_key: str) -> UnitType:
+        """The unit type ``type_key``; a trailing number is dropped if that helps ("lcv-2"
+        is an lcv); a type not in the file gets a plain box labelled with its name."""
+        found = self.unit_types.get(type_key)
+        if found is None:
+            found = self.unit_types.get(_TRAILING_NUMBER.sub("", type_key))
+        if found is None:
+            shape: Shape = "token" if self.unit_types and all(
+                u.shape == "token" for u in self.unit_types.values()
+            ) else "counter"  # fmt: skip
+            return UnitType(type_key, type_key, "blank", shape, type_key[:4].upper())
+        return found
+
+    def has_unit(self, type_key: str) -> bool:
+        """Whether the file describes ``type_key`` (directly or without a trailing number)."""
+        return type_key in self.unit_types or _TRAILING_NUMBER.sub("", type_key) in self.unit_types
+
+    def marker(self, key: str) -> MarkerType:
+        """The marker ``key``; one not in the file gets a grey chip with its first letters."""
+        found = self.markers.get(key)
+        if found is None:
+            return MarkerType(key, key, "#a0a0a0", key[:4].upper(), "unit")
+        return found
+
+    def side_colour(self, side: str | None) -> str | None:
+        """The side's colour from the file, or None when the file does not list it."""
+        if side is None:
+            return None
+        found = self.sides.get(side) or self.sides.get(side.lower())
+        return found.colour if found else None
+
+
+def counters_name(rules: str | None) -> str:
+    """The counter file's bare name for a rule system key (generic for free play).
+
+    >>> counters_name("dog_sector"), counters_name("devil_dogs"), counters_name(None)
+    ('dog-sector', 'belleau-wood', 'generic')
+    """
+    if rules is None:
+        return GENERIC
+    return RULES_COUNTERS.get(rules, GENERIC)
+
+
+@cache
+def counters_for(rules: str | None) -> Counters:
+    """The shipped counter set of a rule system (``counters/generic.yaml`` for free play
+    and rule systems without their own file). DataErrors if the file has a problem."""
+    return load_counters(counters_name(rules))
+
+
+def is_counters_data(data: Any) -> bool:
+    """Whether parsed YAML looks like a counters file (it has ``unit_types:``)."""
+    return isinstance(data, dict) and "unit_types" in data and "grid" not in data and "map" not in data
+
+
+def load_counters(source: str | Path) -> Counters:
+    """Load a counter set from a path or a shipped bare name; DataErrors lists every problem."""
+    path = resolve(str(source), "counters")
+    if path is None:
+        known = ", ".join(shipped_names("counters")) or "none"
+        raise DataErrors(
+            [DataError(source, None, f"no such counters file, nor shipped counters of that name "
+                       f"(shipped: {known})")]
+        )  # fmt: skip
+    try:
+        data = read_yaml(path)
+    except DataError as exc:
+        raise DataErrors([exc]) from None
+    return build_counters(data, path)
+
+
+class _Check:
+    """Collects the problems of one file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.errors: list[DataError] = []
+
+    def fail(self, line: int | None, message: str) -> None:
+        self.errors.append(DataError(self.path, line, message))
+
+    @staticmethod
+    def line_of(d: Any, key: Any) -> int | None:
+        if isinstance(d, LineDict):
+            return d.key_lines.get(key, d.line)
+        return None
+
+    def known_keys(self, d: LineDict, allowed: tuple[str, ...], where: str) -> None:
+        for key in d:
+            if isinstance(key, bool):
+                self.fail(
+                    self.line_of(d, key),
+                    f"a key reads as {key} in {where}: YAML takes a bare on/off/yes/no as true or "
+                    f"false; {where} takes: {', '.join(allowed)}",
+                )
+            elif key not in allowed:
+                close = difflib.get_close_matches(str(key), allowed, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"{where} takes: {', '.join(allowed)}"
+                self.fail(self.line_of(d, key), f"unknown key {key!r} in {where}; {hint}")
+
+    def mapping(self, d: LineDict, key: str, where: str, *, required: bool = False) -> LineDict | None:
+        value = d.get(key)
+        if value is None:
+            if required:
+                self.fail(self.line_of(d, key), f"{where} needs a `{key}:` block")
+            return None
+        if not isinstance(value, LineDict):
+            self.fail(self.line_of(d, key), f"`{key}` in {where} must be a mapping of `name: value` lines")
+            return None
+        return value
+
+    def text(self, d: LineDict, key: str, where: str, *, required: bool = False,
+             longest: int | None = None) -> str | None:  # fmt: skip
+        value = d.get(key)
+        if value is None:
+            if required:
+                self.fail(self.line_of(d, key), f"{where} needs `{key}:` (text)")
+            return None
+        if type(value) is int:
+            value = str(value)
+        if not isinstance(value, str):
+            self.fail(self.line_of(d, key), f"`{key}` in {where} must be text, got {value!r}")
+            return None
+        if longest is not None and len(value) > longest:
+            self.fail(
+                self.line_of(d, key),
+                f"`{key}` in {where} is {len(value)} characters; at most {longest} fit on a counter",
+            )
+            return None
+        return value
+
+    def choice(self, d: LineDict, key: str, where: str, allowed: tuple[str, ...], default: str) -> str | None:
+        value = d.get(key, default)
+        if value not in allowed:
+            close = difflib.get_close_matches(str(value), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"one of: {', '.join(allowed)}"
+            self.fail(self.line_of(d, key), f"`{key}` in {where} is {value!r}; {hint}")
+            return None
+        return str(value)
+
+    def boolean(self, d: LineDict, key: str, where: str) -> bool:
+        value = d.get(key, False)
+        if not isinstance(value, bool):
+            self.fail(self.line_of(d, key), f"`{key}` in {where} must be true or false, got {value!r}")
+            return False
+        return value
+
+    def colour(self, d: LineDict, key: str, where: str) -> str | None:
+        value = d.get(key)
+        if value is None:
+            self.fail(
+                self.line_of(d, key),
+                f'{where} needs `colour: "#rrggbb"` (quoted: an unquoted # starts a comment)',
+            )
+            return None
+        if not isinstance(value, str) or not COLOUR.match(value):
+            self.fail(self.line_of(d, key), f'colour in {where} must be "#rrggbb", got {value!r}')
+            return None
+        return value
+
+    def key_name(self, d: LineDict, key: Any, what: str) -> bool:
+        if isinstance(key, str) and KEY.match(key):
+            return True
+        self.fail(self.line_of(d, key), f"{what} {key!r} must be a word of letters, digits, '-', '_' or '.'")
+        return False
+
+    def entries(self, d: LineDict, block: str, where: str) -> list[tuple[str, LineDict]]:
+        """The ``key: {...}`` entries of a block whose keys are words and values mappings."""
+        out = []
+        for key, spec in d.items():
+            if not self.key_name(d, key, f"{where} key"):
+                continue
+            if not isinstance(spec, LineDict):
+                self.fail(self.line_of(d, key), f"{where} {key!r} must be a mapping (see counters/FORMAT.md)")
+                continue
+            out.append((key, spec))
+        return out
+
+
+def build_counters(data: Any, path: Path) -> Counters:
+    """Validate parsed YAML ``data`` read from ``path`` and build the counter set."""
+    c = _Check(path)
+    if not isinstance(data, LineDict):
+        c.fail(1, "a counters file must be a mapping with at least `name:` and `unit_types:`")
+        raise DataErrors(c.errors)
+    c.known_keys(data, TOP_KEYS, "a counters file")
+    name = c.text(data, "name", "a counters file", required=True)
+    rules = c.text(data, "rules", "a counters file")
+    notes = c.text(data, "notes", "a counters file") or ""
+    shape = c.choice(data, "shape", "a counters file", SHAPES, "counter") or "counter"
+    facing = c.boolean(data, "facing", "a counters file")
+    sides = _sides(c, data)
+    units = _unit_types(c, data, shape)
+    markers = _markers(c, data)
+    block = data.get("unit_types")
+    declared = set(block) if isinstance(block, dict) else set()  # a broken entry is reported once
+    sheet = _sheet(c, data, sides, units, declared)
+    if c.errors:
+        raise DataErrors(c.errors)
+    assert name is not None
+    return Counters(
+        name=name,
+        rules=rules,
+        sides=MappingProxyType(sides),
+        unit_types=MappingProxyType(units),
+        markers=MappingProxyType(markers),
+        sheet=MappingProxyType(sheet),
+        facing=facing,
+        notes=notes,
+        path=path,
+    )
+
+
+def _sides(c: _Check, data: LineDict) -> dict[str, Side]:
+    block = c.mapping(data, "sides", "a counters file")
+    out: dict[str, Side] = {}
+    if block is None:
+        return out
+    for key, spec in c.entries(block, "sides", "side"):
+        where = f"side {key!r}"
+        c.known_keys(spec, SIDE_KEYS, where)
+        colour = c.colour(spec, "colour", where)
+        name = c.text(spec, "name", where) or key
+        if colour is not None:
+            out[key] = Side(key, name, colour)
+    return out
+
+
+def _unit_types(c: _Check, data: LineDict, default_shape: str) -> dict[str, UnitType]:
+    block = c.mapping(data, "unit_types", "a counters file", required=True)
+    out: dict[str, UnitType] = {}
+    if block is None:
+        return out
+    if not block:
+        c.fail(block.line, "`unit_types` must list at least one unit type")
+    for key, spec in c.entries(block, "unit_types", "unit type"):
+        where = f"unit type {key!r}"
+        before = len(c.errors)
+        c.known_keys(spec, UNIT_KEYS, where)
+        name = c.text(spec, "name", where) or key
+        symbol = c.choice(spec, "symbol", where, SYMBOLS, "") if "symbol" in spec else None
+        if "symbol" not in spec:
+            c.fail(spec.line, f"{where} needs `symbol:`, one of: {', '.join(SYMBOLS)}")
+        shape = c.choice(spec, "shape", where, SHAPES, default_shape)
+        label = c.text(spec, "label", where, longest=MAX_TEXT) or ""
+        steps = spec.get("steps")
+        if steps is not None and (type(steps) is not int or not 1 <= steps <= 20):
+            c.fail(
+                c.line_of(spec, "steps"), f"`steps` of {where} must be a whole number 1 to 20, got {steps!r}"
+            )
+        full = c.text(spec, "full", where, longest=8) or ""
+        reduced = c.text(spec, "reduced", where, longest=8) or ""
+        if len(c.errors) == before and symbol is not None and shape is not None:
+            out[key] = UnitType(key, name, symbol, shape, label, steps, full, reduced)  # type: ignore[arg-type]
+    return out
+
+
+def _markers(c: _Check, data: LineDict) -> dict[str, MarkerType]:
+    block = c.mapping(data, "markers", "a counters file")
+    out: dict[str, MarkerType] = {}
+    if block is None:
+        return out
+    for key, spec in c.entries(block, "markers", "marker"):
+        where = f"marker {key!r}"
+        before = len(c.errors)
+        c.known_keys(spec, MARKER_KEYS, where)
+        name = c.text(spec, "name", where) or key
+        colour = c.colour(spec, "colour", where)
+        text = c.text(spec, "text", where, required=True, longest=MAX_TEXT)
+        place = c.choice(spec, "place", where, PLACEMENTS, "unit")
+        area = c.boolean(spec, "area", where)
+        if area and place == "unit":
+            c.fail(c.line_of(spec, "area"), f"{where}: `area: true` is for markers with `place: hex`")
+        if len(c.errors) == before and colour is not None and text is not None and place is not None:
+            out[key] = MarkerType(key, name, colour, text, place, area)  # type: ignore[arg-type]
+    return out
+
+
+def _sheet(
+    c: _Check, data: LineDict, sides: dict[str, Side], units: dict[str, UnitType], declared: set[str]
+) -> dict[str, tuple[SheetEntry, ...]]:
+    block = c.mapping(data, "sheet", "a counters file")
+    out: dict[str, tuple[SheetEntry, ...]] = {}
+    if block is None:
+        return out
+    for side, entries in block.items():
+        if sides and side not in sides:
+            close = difflib.get_close_matches(str(side), list(sides), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"the sides block lists: {', '.join(sides)}"
+            c.fail(c.line_of(block, side), f"sheet side {side!r} is not under `sides:`; {hint}")
+            continue
+        if not isinstance(entries, LineDict):
+            c.fail(c.line_of(block, side), f"sheet {side!r} must map unit types to counts, e.g. infantry: 6")
+            continue
+        row = []
+        for type_key, count in entries.items():
+            line = c.line_of(entries, type_key)
+            if type_key not in declared:
+                close = difflib.get_close_matches(str(type_key), sorted(declared), n=1)
+                hint = f"did you mean {close[0]!r}?" if close else "add it under `unit_types:`"
+                c.fail(line, f"sheet {side!r}: unknown unit type {type_key!r}; {hint}")
+                continue
+            if type(count) is not int or not 0 <= count <= 999:
+                c.fail(
+                    line,
+                    f"sheet {side!r}: the count of {type_key!r} must be a whole number 0 to 999, got {count!r}",
+                )
+                continue
+            if type_key in units:
+                row.append(SheetEntry(type_key, count))
+        out[str(side)] = tuple(row)
+    return out

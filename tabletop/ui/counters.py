@@ -1,0 +1,1059 @@
+"""The counters on the table: drawing the stacks, and handling them by mouse and keys.
+
+Every unit and marker of the live ``MapState`` is drawn at its hex's centre from the
+game's counter file (``tabletop.engine.counters``). Stacks are fanned up and to the left
+with a count badge; status markers are chips on the top counter, marker pieces are
+marker counters on an empty hex and chips along the top of a stack. The player moves
+counters by hand here (drag, Alt+direction keys, the tray, the right-click menu): these
+are table moves, not rule checks; the rules are asked elsewhere (reach, LOS overlays).
+
+Keys for moving the selected counter one hex (the keys ring the S key as the six
+directions ring a hex):
+
+- flat-top maps: Alt+W north, Alt+E north-east, Alt+D south-east, Alt+S south,
+  Alt+A south-west, Alt+Q north-west;
+- pointy-top maps: Alt+Q west, Alt+W north-west, Alt+E north-east, Alt+D east,
+  Alt+S south-east, Alt+A south-west.
+
+With Shift as well, every unit in the hex moves together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import pygame
+
+from tabletop.engine.counters import RULES_COUNTERS, Counters, UnitType, counters_for
+from tabletop.engine.pieces import Piece
+from tabletop.hexgrid import Hex, neighbor
+from tabletop.yamlfile import DataErrors
+
+from . import counter_art as art
+from . import theme
+from .app import App, Component
+
+COUNTER_FRACTION = 1.1  # counter side in hex sizes (centre to corner) at counter_scale 1
+MIN_PIXELS = 28  # ... but no smaller than this many pixels
+ROOMY_FRACTION = 1.45  # ... while that stays within this many hex sizes
+MIN_SCALE, MAX_SCALE, SCALE_STEP = 0.5, 2.0, 0.1
+DRAG_PIXELS = 5  # movement before a press becomes a drag
+HOVER_SECONDS = 0.4  # before the stack inspector shows
+MAX_SHOWN = 4  # counters of a stack drawn fanned out; the rest hide under them
+MAX_CHIPS = 3
+GHOST_ALPHA = 80
+PANEL_COLUMN = 266  # the panels' right column (dice, selection, minimap): the tray sits left of it
+TRAY_WIDTH = 250
+ROW = 24  # menu, finder and tray row height
+MIN_ROW = 17  # tray rows squeeze down to this when a tab is long
+TEXT = 18  # panel font size (pygame's default font runs small)
+PANEL_BG = (*theme.PANEL, 245)
+BORDER = (78, 83, 90)
+GHOST_KEY = "ghost-under-los"
+DEAD_POOL = "dead-pool"
+
+#: Alt+key -> screen angle (degrees, counter-clockwise from east) of the direction it means.
+DIRECTION_KEYS = {
+    "flat": {pygame.K_w: 90, pygame.K_e: 30, pygame.K_d: -30, pygame.K_s: -90, pygame.K_a: -150, pygame.K_q: 150},
+    "pointy": {pygame.K_q: 180, pygame.K_w: 120, pygame.K_e: 60, pygame.K_d: 0, pygame.K_s: -60, pygame.K_a: -120},
+}  # fmt: skip
+COMPASS = {90: "N", 30: "NE", -30: "SE", -90: "S", -150: "SW", 150: "NW", 180: "W", 120: "NW", 60: "NE", 0: "E",
+           -60: "SE", -120: "SW"}  # fmt: skip
+
+SHORTCUTS = [
+    ("left click a counter", "select it; click again to go down its stack"),
+    ("left drag a counter", "move it to another hex (drop off the map: cancel)"),
+    ("right click a counter", "menu: flip, add / remove marker, turn, remove to the dead pool"),
+    ("hover a stack", "list its counters and the hex"),
+    ("[ / ]", "counters smaller / larger (50%-200%)"),
+    ("f", "find a counter by id or type; Enter jumps to it"),
+    ("Alt+Q W E A S D", "move the selected counter one hex (flat-top: NW N NE SW S SE)"),
+    ("Alt+Shift+Q W E A S D", "move every unit in the selected counter's hex"),
+    ("t", "counter tray: click a counter type, then a hex (Shift+click: place more)"),
+]
+
+
+def _mods() -> int:
+    """The modifier keys held now (none when there is no display, as in tests)."""
+    try:
+        return pygame.key.get_mods()
+    except pygame.error:
+        return 0
+
+
+def rules_of(app: App) -> str | None:
+    """The rule system the table plays: ``app.rules`` if the app has it, else the package
+    of its line-of-sight policy, else the map's own ``rules:``."""
+    rules = getattr(app, "rules", None)
+    if isinstance(rules, str) and rules:
+        return rules
+    parts = type(app.los_policy).__module__.split(".")
+    if parts[:2] == ["tabletop", "games"] and len(parts) > 2 and parts[2] in RULES_COUNTERS:
+        return parts[2]
+    if parts[:2] == ["tabletop", "engine"]:
+        return None  # free play
+    board_rules = app.state.board.rules
+    return board_rules if isinstance(board_rules, str) else None
+
+
+@dataclass
+class _Stack:
+    """One hex's pieces as drawn: ``counters`` bottom to top, ``chips`` marker pieces
+    shown as chips on top of units, and the top counter's centre on screen."""
+
+    hex: Hex
+    counters: list[Piece]
+    chips: list[Piece]
+    centre: tuple[float, float]
+
+    def rect(self, level: int, size: int, step: int) -> pygame.Rect:
+        """Screen rectangle of the counter ``level`` places below the top one."""
+        k = min(level, MAX_SHOWN - 1)
+        cx, cy = self.centre[0] - k * step, self.centre[1] - k * step
+        return pygame.Rect(round(cx - size / 2), round(cy - size / 2), size, size)
+
+
+@dataclass
+class _MenuItem:
+    label: str
+    action: str  # what choosing it does (see CounterLayer._choose)
+    arg: str = ""
+    enabled: bool = True
+
+
+@dataclass
+class _Menu:
+    piece_id: str
+    pos: tuple[int, int]
+    page: str = "main"  # main | add | remove
+
+
+@dataclass
+class _Finder:
+    text: str = ""
+    index: int = 0
+
+
+@dataclass
+class _Placing:
+    kind: str  # unit | marker | dead
+    type: str
+    side: str | None = None
+    index: int = 0  # dead pool position
+
+
+class CounterLayer(Component):
+    """Draws every counter and lets the player handle them (see the module docstring).
+
+    ``counters``: the counter set to draw with; by default the one of the table's rule
+    system (``counters_for(rules_of(app))``), loaded on first use.
+    """
+
+    shortcuts = SHORTCUTS
+
+    def __init__(self, counters: Counters | None = None) -> None:
+        self.counters = counters
+        self.tray_open = False
+        self.tray_tab = 0
+        self.menu: _Menu | None = None
+        self.finder: _Finder | None = None
+        self.placing: _Placing | None = None
+        self._press: tuple[tuple[int, int], str] | None = None  # where a left press began, on what
+        self._drag: str | None = None  # the piece being dragged
+        self._hover_key: Hex | None = None
+        self._hover_time = 0.0
+
+    # --- data -----------------------------------------------------------------------
+
+    def counter_set(self, app: App) -> Counters:
+        """The game's counters (loaded on first use; generic if the file has a problem)."""
+        if self.counters is None:
+            rules = rules_of(app)
+            try:
+                self.counters = counters_for(rules)
+            except DataErrors as exc:
+                app.say(f"counters: {exc.errors[0]} (drawing free-play counters instead)")
+                self.counters = counters_for(None)
+        return self.counters
+
+    def spec(self, app: App, piece: Piece) -> UnitType:
+        return self.counter_set(app).unit(piece.type)
+
+    def side_rgb(self, app: App, side: str | None) -> tuple[int, int, int]:
+        colour = self.counter_set(app).side_colour(side)
+        return art.rgb(colour) if colour else theme.side_colour(side)
+
+    def dead_pool(self, app: App) -> list[Piece]:
+        pool: list[Piece] = app.overlays.setdefault(DEAD_POOL, [])
+        return pool
+
+    def describe(self, app: App, piece: Piece) -> str:
+        """A piece in a few words: id, what it is, side and status."""
+        if piece.kind == "marker":
+            what = self.counter_set(app).marker(piece.type).name
+        else:
+            what = self.spec(app, piece).name
+        side = f", {piece.side}" if piece.side else ""
+        status = f" [{', '.join(sorted(piece.status))}]" if piece.status else ""
+        return f"{piece.id} ({what}{side}){status}"
+
+    # --- geometry -------------------------------------------------------------------
+
+    def size(self, app: App) -> int:
+        """Counter side in screen pixels: ``COUNTER_FRACTION`` of the hex size, but not
+        under ``MIN_PIXELS`` while the hex has room (so counters stay legible zoomed out)."""
+        scale = app.camera.scale
+        side = min(max(scale * COUNTER_FRACTION, MIN_PIXELS), scale * ROOMY_FRACTION)
+        return max(8, round(side * app.counter_scale))
+
+    @staticmethod
+    def step(size: int) -> int:
+        return max(2, round(size * 0.12))
+
+    def stacks(self, app: App) -> list[_Stack]:
+        """The stacks on screen, in drawing order (top of the screen first)."""
+        size = self.size(app)
+        margin = size * 2
+        w, h = app.camera.width, app.camera.height
+        hexes: dict[Hex, list[Piece]] = {}
+        for p in app.state.pieces():
+            if p.id != self._drag:
+                hexes.setdefault(p.hex, []).append(p)
+        out = []
+        for hx, pieces in hexes.items():
+            sx, sy = app.screen_of(hx)
+            if not (-margin < sx < w + margin and -margin < sy < h + margin):
+                continue
+            units = [p for p in pieces if p.kind == "unit"]
+            markers = [p for p in pieces if p.kind != "unit"]
+            counters, chips = (units, markers) if units else (markers, [])
+            selected = next((p for p in counters if p.id == app.selected), None)
+            if selected is not None:  # the selected counter is shown on top of its stack
+                counters = [p for p in counters if p is not selected] + [selected]
+            out.append(_Stack(hx, counters, chips, (sx, sy)))
+        out.sort(key=lambda s: (s.centre[1], s.centre[0]))
+        return out
+
+    def hit(self, app: App, pos: tuple[int, int]) -> tuple[_Stack, Piece] | None:
+        """The stack and counter under a screen point (topmost first), or None."""
+        size = self.size(app)
+        step = self.step(size)
+        for stack in reversed(self.stacks(app)):
+            n = len(stack.counters)
+            for level in range(n):
+                piece = stack.counters[n - 1 - level]
+                if stack.rect(level, size, step).collidepoint(pos):
+                    return stack, piece
+        return None
+
+    def facing_angle(self, app: App, piece: Piece) -> float | None:
+        """Screen angle (degrees, counter-clockwise from east) of the piece's facing."""
+        if piece.facing is None:
+            return None
+        x0, y0 = app.view.center(piece.hex)
+        x1, y1 = app.view.center(neighbor(piece.hex, piece.facing))
+        return math.degrees(math.atan2(-(y1 - y0), x1 - x0))
+
+    # --- events ---------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event, app: App) -> bool:
+        if self.finder is not None and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT, pygame.KEYUP):
+            return self._finder_key(event, app)
+        if event.type == pygame.KEYDOWN:
+            return self._key(event, app)
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            return self._press_event(event, app)
+        if event.type == pygame.MOUSEMOTION:
+            return self._motion(event, app)
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            return self._release(event, app)
+        return False
+
+    def _key(self, event: pygame.event.Event, app: App) -> bool:
+        key, mods = event.key, event.mod
+        if key == pygame.K_ESCAPE:
+            if self._drag is not None:
+                self._drag = self._press = None
+                app.say("move cancelled")
+                return True
+            if self.menu is not None:
+                self.menu = None
+                return True
+            if self.placing is not None:
+                self.placing = None
+                app.say("placing cancelled")
+                return True
+            return False
+        if mods & pygame.KMOD_ALT and not mods & pygame.KMOD_CTRL:
+            angles = DIRECTION_KEYS[app.board.grid.orientation]
+            if key in angles:
+                self.move_selected(app, angles[key], whole_stack=bool(mods & pygame.KMOD_SHIFT))
+                return True
+            return False
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
+            return False
+        text = getattr(event, "unicode", "")
+        if key == pygame.K_LEFTBRACKET or text == "[":
+            self.rescale(app, -SCALE_STEP)
+        elif key == pygame.K_RIGHTBRACKET or text == "]":
+            self.rescale(app, SCALE_STEP)
+        elif key == pygame.K_f:
+            self.finder = _Finder()
+            self.menu = None
+        elif key == pygame.K_t:
+            self.tray_open = not self.tray_open
+            if not self.tray_open:
+                self.placing = None
+            app.say(f"counter tray: {'open' if self.tray_open else 'closed'}")
+        else:
+            return False
+        return True
+
+    def _press_event(self, event: pygame.event.Event, app: App) -> bool:
+        if event.button not in (1, 3):
+            return False  # middle drag pans; 4-7 are the wheel
+        pos = event.pos
+        if self.menu is not None:
+            if event.button == 1:
+                item = self._menu_item_at(app, pos)
+                if item is not None:
+                    if item.enabled:
+                        self._choose(app, item)
+                    return True
+                if not self._menu_rect(app).collidepoint(pos):
+                    self.menu = None  # a click elsewhere closes the menu, and is used up
+                return True
+            self.menu = None  # a right click elsewhere: close, then treat it afresh
+        if event.button == 1 and self.finder_rows(app) and self._finder_click(app, pos):
+            return True
+        if self.tray_open and self.tray_rect(app).collidepoint(pos):
+            if event.button == 1:
+                self._tray_click(app, pos)
+            return True
+        if event.button == 1 and self.placing is not None:
+            self._place(app, pos, keep=bool(_mods() & pygame.KMOD_SHIFT))
+            return True
+        found = self.hit(app, pos)
+        if found is None:
+            return False  # empty map: the camera pans with right and middle drags
+        piece = found[1]
+        if event.button == 3:
+            app.selected = piece.id
+            self.menu = _Menu(piece.id, pos)
+            return True
+        self._press = (pos, piece.id)
+        return True
+
+    def _motion(self, event: pygame.event.Event, app: App) -> bool:
+        if self._press is None:
+            return False
+        if self._drag is None:
+            (x0, y0), pid = self._press
+            if math.hypot(event.pos[0] - x0, event.pos[1] - y0) < DRAG_PIXELS:
+                return True
+            found = self.hit(app, (x0, y0))
+            if found is not None and any(p.id == app.selected for p in found[0].counters):
+                pid = app.selected or pid  # drag the selected counter out of its stack
+            self._drag = pid
+            app.selected = pid
+        return True
+
+    def _release(self, event: pygame.event.Event, app: App) -> bool:
+        if self._press is None:
+            return False
+        pos, pid = self._press
+        dragged, self._drag, self._press = self._drag, None, None
+        if dragged is None:
+            self._click(app, pos, pid)
+            return True
+        try:
+            piece = app.state.piece(dragged)
+        except KeyError:
+            return True
+        target = app.hex_at_screen(*event.pos)
+        if target is None:
+            app.say(f"{piece.id}: move cancelled (dropped off the map)")
+        elif target != piece.hex:
+            self._move(app, piece, target)
+        return True
+
+    def _click(self, app: App, pos: tuple[int, int], pid: str) -> None:
+        """Select the counter clicked, or the next one down if its stack holds the selection."""
+        found = self.hit(app, pos)
+        if found is None:
+            return
+        stack = found[0]
+        order = list(reversed(app.state.pieces_at(stack.hex)))  # top first, markers last
+        order.sort(key=lambda p: p.kind != "unit")
+        ids = [p.id for p in order]
+        if app.selected in ids and len(ids) > 1:
+            pid = ids[(ids.index(app.selected) + 1) % len(ids)]
+        elif app.selected in ids:
+            pid = app.selected
+        app.selected = pid
+        piece = app.state.piece(pid)
+        where = app.board.grid.label(piece.hex)
+        extra = f" ({ids.index(pid) + 1} of {len(ids)})" if len(ids) > 1 else ""
+        app.say(f"selected {self.describe(app, piece)} in {where}{extra}")
+
+    def _move(self, app: App, piece: Piece, target: Hex) -> None:
+        grid = app.board.grid
+        app.state.move(piece.id, target)
+        app.say(f"{piece.id} {grid.label(piece.hex)} -> {grid.label(target)}")
+
+    def move_selected(self, app: App, angle: float, *, whole_stack: bool = False) -> None:
+        """Move the selected counter (or every unit in its hex) one hex toward ``angle``."""
+        piece = app.selected_piece()
+        if piece is None:
+            app.say("no counter selected: click one first")
+            return
+        here = app.view.center(piece.hex)
+        best, best_gap = 0, 999.0
+        for d in range(6):
+            x, y = app.view.center(neighbor(piece.hex, d))
+            a = math.degrees(math.atan2(-(y - here[1]), x - here[0]))
+            gap = abs((a - angle + 180) % 360 - 180)
+            if gap < best_gap:
+                best, best_gap = d, gap
+        target = neighbor(piece.hex, best)
+        name = COMPASS.get(round(angle), "that way")
+        if not app.board.grid.contains(target):
+            app.say(f"{piece.id} cannot move {name}: off the map")
+            return
+        movers = [piece]
+        if whole_stack:
+            movers = [p for p in app.state.units_at(piece.hex)] or [piece]
+        for p in movers:
+            self._move(app, p, target)
+
+    def rescale(self, app: App, delta: float) -> None:
+        app.counter_scale = round(min(MAX_SCALE, max(MIN_SCALE, app.counter_scale + delta)), 2)
+        app.say(f"counter size {round(app.counter_scale * 100)}%")
+
+    # --- the right-click menu ---------------------------------------------------------
+
+    def menu_items(self, app: App) -> list[_MenuItem]:
+        """What the open menu offers (empty if none is open or its counter is gone)."""
+        if self.menu is None:
+            return []
+        try:
+            piece = app.state.piece(self.menu.piece_id)
+        except KeyError:
+            self.menu = None
+            return []
+        cs = self.counter_set(app)
+        back = _MenuItem("< back", "page", "main")
+        if self.menu.page == "add":
+            items = [back]
+            for m in cs.markers.values():
+                if m.place == "unit" and (piece.kind != "unit" or m.key in piece.status):
+                    continue
+                where = "on the unit" if m.place == "unit" else "in the hex"
+                items.append(_MenuItem(f"{m.text}  {m.name} ({where})", "add", m.key))
+            return items
+        if self.menu.page == "remove":
+            items = [back]
+            for word in sorted(self._marker_words(piece)):
+                items.append(_MenuItem(f"{cs.marker(word).text}  {cs.marker(word).name}", "unmark", word))
+            for placed in app.state.markers_at(piece.hex):
+                text = cs.marker(placed.type).text
+                items.append(_MenuItem(f"{text}  {placed.id} (in the hex)", "remove", placed.id))
+            return items
+        items = []
+        if piece.kind == "unit":
+            flipped = piece.has("reduced")
+            items.append(_MenuItem("Flip to full strength" if flipped else "Flip to reduced", "flip"))
+        items.append(_MenuItem("Add marker >", "page", "add", enabled=bool(cs.markers)))
+        has_markers = bool(self._marker_words(piece)) or bool(app.state.markers_at(piece.hex))
+        items.append(_MenuItem("Remove marker >", "page", "remove", enabled=has_markers))
+        if piece.facing is not None:
+            items.append(_MenuItem("Turn anticlockwise", "turn", "1"))
+            items.append(_MenuItem("Turn clockwise", "turn", "-1"))
+        if piece.kind == "unit":
+            items.append(_MenuItem("Remove to the dead pool", "dead"))
+        else:
+            items.append(_MenuItem(f"Remove {piece.id}", "remove", piece.id))
+        return items
+
+    @staticmethod
+    def _marker_words(piece: Piece) -> set[str]:
+        """A unit's status words shown as chips (all but the flipped face)."""
+        return {w for w in piece.status if w != "reduced"} if piece.kind == "unit" else set()
+
+    def _menu_rect(self, app: App) -> pygame.Rect:
+        if self.menu is None:
+            return pygame.Rect(0, 0, 0, 0)
+        items = self.menu_items(app)
+        font = theme.font(TEXT)
+        title = self._menu_title(app)
+        width = max([font.size(i.label)[0] for i in items] + [font.size(title)[0]]) + 24
+        height = ROW * (len(items) + 1) + 8
+        x = min(self.menu.pos[0] + 4, app.camera.width - width - 4)
+        y = min(self.menu.pos[1] + 4, app.camera.height - height - 4)
+        return pygame.Rect(max(0, x), max(0, y), width, height)
+
+    def _menu_title(self, app: App) -> str:
+        if self.menu is None:
+            return ""
+        try:
+            piece = app.state.piece(self.menu.piece_id)
+        except KeyError:
+            return ""
+        page = {"add": " - add marker", "remove": " - remove marker"}.get(self.menu.page, "")
+        return f"{self.describe(app, piece)}{page}"
+
+    def menu_layout(self, app: App) -> list[tuple[pygame.Rect, _MenuItem]]:
+        """Screen rectangles of the open menu's items."""
+        box = self._menu_rect(app)
+        return [
+            (pygame.Rect(box.x + 4, box.y + 4 + ROW * (k + 1), box.w - 8, ROW), item)
+            for k, item in enumerate(self.menu_items(app))
+        ]
+
+    def _menu_item_at(self, app: App, pos: tuple[int, int]) -> _MenuItem | None:
+        return next((item for rect, item in self.menu_layout(app) if rect.collidepoint(pos)), None)
+
+    def choose(self, app: App, label_start: str) -> None:
+        """Choose the open menu's first item whose label starts with ``label_start``."""
+        item = next(i for i in self.menu_items(app) if i.label.startswith(label_start))
+        self._choose(app, item)
+
+    def _choose(self, app: App, item: _MenuItem) -> None:
+        assert self.menu is not None
+        piece = app.state.piece(self.menu.piece_id)
+        grid = app.board.grid
+        if item.action == "page":
+            self.menu.page = item.arg
+            return
+        self.menu = None
+        if item.action == "flip":
+            status = piece.status ^ {"reduced"}
+            app.state.update(replace(piece, status=status))
+            face = "reduced" if "reduced" in status else "full strength"
+            app.say(f"{piece.id} flipped to {face}")
+        elif item.action == "add":
+            marker = self.counter_set(app).marker(item.arg)
+            if marker.place == "unit":
+                app.state.update(replace(piece, status=piece.status | {marker.key}))
+                app.say(f"{piece.id}: {marker.name} marker added")
+            else:
+                new = Piece(self.new_id(app, marker.key), marker.key, piece.hex, kind="marker")
+                app.state.place(new)
+                app.say(f"{new.id} ({marker.name}) placed in {grid.label(piece.hex)}")
+        elif item.action == "unmark":
+            app.state.update(replace(piece, status=piece.status - {item.arg}))
+            app.say(f"{piece.id}: {self.counter_set(app).marker(item.arg).name} marker removed")
+        elif item.action == "remove":
+            gone = app.state.remove(item.arg)
+            if app.selected == gone.id:
+                app.selected = None
+            app.say(f"{gone.id} removed from {grid.label(gone.hex)}")
+        elif item.action == "turn":
+            assert piece.facing is not None
+            app.state.update(replace(piece, facing=(piece.facing + int(item.arg)) % 6))
+            app.say(f"{piece.id} turned {'anticlockwise' if item.arg == '1' else 'clockwise'}")
+        elif item.action == "dead":
+            gone = app.state.remove(piece.id)
+            self.dead_pool(app).append(gone)
+            if app.selected == gone.id:
+                app.selected = None
+            app.say(f"{gone.id} removed to the dead pool ({len(self.dead_pool(app))} there)")
+
+    def new_id(self, app: App, base: str) -> str:
+        """``base-N`` with the smallest N used by no piece on the map or in the dead pool."""
+        used = {p.id for p in app.state.pieces()} | {p.id for p in self.dead_pool(app)}
+        n = 1
+        while f"{base}-{n}" in used:
+            n += 1
+        return f"{base}-{n}"
+
+    # --- the finder -------------------------------------------------------------------
+
+    def finder_matches(self, app: App) -> list[Piece]:
+        """Pieces whose id, type or type name holds the finder's text, best first."""
+        if self.finder is None:
+            return []
+        text = self.finder.text.strip().lower()
+        out = []
+        cs = self.counter_set(app)
+        for p in app.state.pieces():
+            name = (cs.marker(p.type).name if p.kind == "marker" else cs.unit(p.type).name).lower()
+            if not text or text in p.id.lower() or text in p.type.lower() or text in name:
+                rank = 0 if p.id.lower() == text else 1 if p.id.lower().startswith(text) else 2
+                out.append((rank, p.id, p))
+        out.sort(key=lambda t: (t[0], t[1]))
+        return [p for _, _, p in out[:12]]
+
+    def finder_rows(self, app: App) -> list[tuple[pygame.Rect, Piece]]:
+        if self.finder is None:
+            return []
+        box = self._finder_rect(app)
+        return [
+            (pygame.Rect(box.x + 4, box.y + 8 + ROW * (k + 1), box.w - 8, ROW), p)
+            for k, p in enumerate(self.finder_matches(app))
+        ]
+
+    def _finder_rect(self, app: App) -> pygame.Rect:
+        n = len(self.finder_matches(app))
+        width = min(460, app.camera.width - 20)
+        return pygame.Rect((app.camera.width - width) // 2, 40, width, ROW * (n + 1) + 16)
+
+    def _finder_key(self, event: pygame.event.Event, app: App) -> bool:
+        f = self.finder
+        assert f is not None
+        if event.type != pygame.KEYDOWN:
+            return True  # typed text arrives with KEYDOWN too; the rest is used up
+        key = event.key
+        matches = self.finder_matches(app)
+        if key == pygame.K_ESCAPE:
+            self.finder = None
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if matches:
+                self.jump_to(app, matches[min(f.index, len(matches) - 1)])
+            else:
+                app.say(f"no counter matches {f.text!r}")
+            self.finder = None
+        elif key == pygame.K_BACKSPACE:
+            f.text, f.index = f.text[:-1], 0
+        elif key == pygame.K_DOWN:
+            f.index = min(f.index + 1, max(0, len(matches) - 1))
+        elif key == pygame.K_UP:
+            f.index = max(0, f.index - 1)
+        elif event.mod & pygame.KMOD_CTRL and key == pygame.K_q:
+            return False  # quitting always works
+        else:
+            ch = getattr(event, "unicode", "")
+            if ch and ch.isprintable():
+                f.text, f.index = f.text + ch, 0
+        return True
+
+    def _finder_click(self, app: App, pos: tuple[int, int]) -> bool:
+        for rect, piece in self.finder_rows(app):
+            if rect.collidepoint(pos):
+                self.jump_to(app, piece)
+                self.finder = None
+                return True
+        if self._finder_rect(app).collidepoint(pos):
+            return True
+        self.finder = None
+        return False
+
+    def jump_to(self, app: App, piece: Piece) -> None:
+        """Centre the view on a piece and select it."""
+        app.camera.center = app.view.center(piece.hex)
+        app.selected = piece.id
+        app.say(f"found {self.describe(app, piece)} in {app.board.grid.label(piece.hex)}")
+
+    # --- the tray ---------------------------------------------------------------------
+
+    def tray_tabs(self, app: App) -> list[str]:
+        """The tray's tabs: each side of the sheet, then markers, then the dead pool."""
+        cs = self.counter_set(app)
+        tabs = list(cs.sheet) or list(cs.sides)
+        if any(m.place == "hex" for m in cs.markers.values()):
+            tabs.append("markers")
+        if self.dead_pool(app):
+            tabs.append("dead pool")
+        return tabs
+
+    def tray_rect(self, app: App) -> pygame.Rect:
+        """The tray's box: right of the map, left of the panels' column, as tall as its
+        longest tab (or the window)."""
+        w, h = app.camera.width, app.camera.height
+        right = w - PANEL_COLUMN if w - PANEL_COLUMN >= TRAY_WIDTH + 8 else w - 8
+        cs = self.counter_set(app)
+        longest = max([len(e) for e in cs.sheet.values()] + [len(cs.markers), len(self.dead_pool(app))])
+        want = ROW * (longest + 3) + 24
+        return pygame.Rect(right - TRAY_WIDTH, 8, TRAY_WIDTH, max(ROW * 4, min(want, h - 48)))
+
+    def left_on_sheet(self, app: App, side: str, type_key: str, count: int) -> int:
+        """Counters of a sheet entry not yet on the map nor in the dead pool."""
+        placed = [*app.state.pieces(), *self.dead_pool(app)]
+        return count - sum(1 for p in placed if p.kind == "unit" and p.side == side and p.type == type_key)
+
+    def tray_rows(self, app: App) -> list[tuple[pygame.Rect, str, _Placing | None, str]]:
+        """The tray's rows: (rect, what it says, what clicking it places, how many left)."""
+        tabs = self.tray_tabs(app)
+        box = self.tray_rect(app)
+        cs = self.counter_set(app)
+        self.tray_tab = min(self.tray_tab, max(0, len(tabs) - 1))
+        rows: list[tuple[str, _Placing | None, str]] = []
+        tab = tabs[self.tray_tab] if tabs else ""
+        if tab == "markers":
+            rows = [
+                (m.name, _Placing("marker", m.key), m.text) for m in cs.markers.values() if m.place == "hex"
+            ]
+        elif tab == "dead pool":
+            rows = [
+                (f"{p.id} {cs.unit(p.type).name}", _Placing("dead", p.type, p.side, k), p.side or "")
+                for k, p in enumerate(self.dead_pool(app))
+            ]
+        elif tab:
+            for entry in cs.sheet.get(tab, ()):
+                left = self.left_on_sheet(app, tab, entry.type, entry.count)
+                rows.append(
+                    (cs.unit(entry.type).name, _Placing("unit", entry.type, tab), f"{left}/{entry.count}")
+                )
+        top = box.y + 8 + ROW * self._tab_lines(app) + 6
+        space = box.bottom - top - ROW
+        row_h = ROW if len(rows) * ROW <= space else max(MIN_ROW, space // max(1, len(rows)))
+        room = max(0, space // row_h)
+        if len(rows) > room:  # still too many for the window: say how many are hidden
+            rows = [
+                *rows[: room - 1],
+                (f"... {len(rows) - room + 1} more (a taller window shows them)", None, ""),
+            ]
+        return [
+            (pygame.Rect(box.x + 4, top + row_h * k, box.w - 8, row_h), label, placing, note)
+            for k, (label, placing, note) in enumerate(rows)
+        ]
+
+    def _tab_layout(self, app: App) -> list[tuple[pygame.Rect, int]]:
+        box = self.tray_rect(app)
+        font = theme.font(TEXT)
+        out, x, y = [], box.x + 6, box.y + 8
+        for k, tab in enumerate(self.tray_tabs(app)):
+            w = font.size(tab)[0] + 14
+            if x + w > box.right - 6 and x > box.x + 6:
+                x, y = box.x + 6, y + ROW
+            out.append((pygame.Rect(x, y, w, ROW - 4), k))
+            x += w + 4
+        return out
+
+    def _tab_lines(self, app: App) -> int:
+        layout = self._tab_layout(app)
+        return 1 + (layout[-1][0].y - layout[0][0].y) // ROW if layout else 1
+
+    def _tray_click(self, app: App, pos: tuple[int, int]) -> None:
+        for rect, k in self._tab_layout(app):
+            if rect.collidepoint(pos):
+                self.tray_tab = k
+                return
+        for rect, label, placing, _ in self.tray_rows(app):
+            if rect.collidepoint(pos) and placing is not None:
+                if placing.kind == "unit" and self._left(app, placing) <= 0:
+                    app.say(f"no {label} left on the {placing.side} sheet")
+                    return
+                self.placing = placing
+                app.say(f"placing {label}: click a hex (Esc: cancel)")
+                return
+
+    def _left(self, app: App, placing: _Placing) -> int:
+        """Counters left on the sheet for a unit placing (a large number if not on it)."""
+        sheet = self.counter_set(app).sheet.get(placing.side or "", ())
+        entry = next((e for e in sheet if e.type == placing.type), None)
+        if entry is None:
+            return 999
+        return self.left_on_sheet(app, placing.side or "", entry.type, entry.count)
+
+    def _place(self, app: App, pos: tuple[int, int], *, keep: bool = False) -> None:
+        placing = self.placing
+        assert placing is not None
+        target = app.hex_at_screen(*pos)
+        if target is None:
+            app.say("not on the map: click a hex (Esc: cancel)")
+            return
+        cs = self.counter_set(app)
+        label = app.board.grid.label(target)
+        if placing.kind == "unit":
+            if self._left(app, placing) <= 0:
+                app.say(f"no {cs.unit(placing.type).name} left on the {placing.side} sheet")
+                self.placing = None
+                return
+            facing = self._facing_inward(app, target) if cs.facing else None
+            new = Piece(self.new_id(app, placing.type), placing.type, target, placing.side, facing=facing)
+            app.state.place(new)
+            app.selected = new.id
+            app.say(f"placed {self.describe(app, new)} in {label}")
+        elif placing.kind == "marker":
+            marker = cs.marker(placing.type)
+            new = Piece(self.new_id(app, marker.key), marker.key, target, kind="marker")
+            app.state.place(new)
+            app.say(f"{new.id} ({marker.name}) placed in {label}")
+        else:
+            pool = self.dead_pool(app)
+            piece = pool.pop(placing.index)
+            back = replace(piece, hex=target)
+            if any(p.id == back.id for p in app.state.pieces()):
+                back = replace(back, id=self.new_id(app, back.type))
+            app.state.place(back)
+            app.selected = back.id
+            app.say(f"{back.id} back from the dead pool in {label}")
+            keep = False
+        if not keep:
+            self.placing = None
+
+    def _facing_inward(self, app: App, h: Hex) -> int:
+        """The direction from ``h`` toward the middle of the map (new skirmish figures)."""
+        x0, y0, x1, y1 = app.view.bounds
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        here = app.view.center(h)
+        best, best_d = 0, math.inf
+        for d in range(6):
+            x, y = app.view.center(neighbor(h, d))
+            dist = math.hypot(x - mx, y - my)
+            if dist < best_d - 1e-9:
+                best, best_d = d, dist
+        return best if math.hypot(here[0] - mx, here[1] - my) > 1e-9 else 0
+
+    # --- frame updates ----------------------------------------------------------------
+
+    def update(self, app: App, dt: float) -> None:
+        key = None
+        over_tray = self.tray_open and self.tray_rect(app).collidepoint(app.mouse)
+        if app.hover is not None and not over_tray:  # hover is None off the map and under panels
+            found = self.hit(app, app.mouse)
+            key = found[0].hex if found is not None else None
+        if key is not None and key == self._hover_key:
+            self._hover_time += dt
+        else:
+            self._hover_key, self._hover_time = key, dt
+
+    def inspecting(self) -> Hex | None:
+        """The hex whose stack the inspector shows, if it shows."""
+        busy = self._drag is not None or self.menu is not None or self.finder is not None
+        if busy or self._hover_key is None or self._hover_time < HOVER_SECONDS:
+            return None
+        return self._hover_key
+
+    # --- drawing ----------------------------------------------------------------------
+
+    def draw_under(self, surface: pygame.Surface, app: App) -> None:
+        """Area markers (smoke, gas) tint their hexes."""
+        cs = self.counter_set(app)
+        w, h = surface.get_size()
+        for p in app.state.pieces():
+            if p.kind != "marker" or not cs.marker(p.type).area:
+                continue
+            pts = [app.camera.to_screen(x, y) for x, y in app.view.layout.corners(p.hex)]
+            xs, ys = [x for x, _ in pts], [y for _, y in pts]
+            if max(xs) < 0 or min(xs) > w or max(ys) < 0 or min(ys) > h:
+                continue
+            box = pygame.Rect(math.floor(min(xs)), math.floor(min(ys)), 1, 1)
+            box.w, box.h = math.ceil(max(xs)) - box.x + 1, math.ceil(max(ys)) - box.y + 1
+            tint = pygame.Surface(box.size, pygame.SRCALPHA)
+            pygame.draw.polygon(
+                tint, (*art.rgb(cs.marker(p.type).colour), 120), [(x - box.x, y - box.y) for x, y in pts]
+            )
+            surface.blit(tint, box.topleft)
+
+    def draw_counters(self, surface: pygame.Surface, app: App) -> None:
+        size = self.size(app)
+        step = self.step(size)
+        ghost = app.overlays.get(GHOST_KEY)
+        ghosts: set[Hex] | frozenset[Hex] = ghost if isinstance(ghost, (set, frozenset)) else set()
+        for stack in self.stacks(app):
+            self._draw_stack(surface, app, stack, size, step, stack.hex in ghosts)
+        if self._drag is not None:
+            try:
+                piece = app.state.piece(self._drag)
+            except KeyError:
+                return
+            target = app.hex_at_screen(*app.mouse)
+            if target is not None:
+                self._outline_hex(surface, app, target)
+            img = self._face(app, piece, size)
+            x, y = app.mouse
+            surface.blit(art.shadow(size, self._is_token(app, piece)), (x - size // 2 + 3, y - size // 2 + 3))
+            surface.blit(img, (x - size // 2, y - size // 2))
+        elif self.placing is not None and self.placing.kind != "dead":
+            target = app.hex_at_screen(*app.mouse)
+            if target is not None:
+                self._outline_hex(surface, app, target)
+
+    def _is_token(self, app: App, piece: Piece) -> bool:
+        return piece.kind == "unit" and self.spec(app, piece).shape == "token"
+
+    def _face(self, app: App, piece: Piece, size: int) -> pygame.Surface:
+        cs = self.counter_set(app)
+        if piece.kind != "unit":
+            return art.marker_counter(cs.marker(piece.type), size)
+        spec = cs.unit(piece.type)
+        values = None
+        steps = next((w for w in piece.status if w.startswith("steps-") and w[6:].isdigit()), None)
+        if steps is not None and (spec.full or spec.steps):
+            values = steps[6:]
+        return art.unit_counter(
+            spec,
+            self.side_rgb(app, piece.side),
+            size,
+            piece.id,
+            reduced=piece.has("reduced"),
+            facing=self.facing_angle(app, piece),
+            values=values,
+        )
+
+    def _draw_stack(self, surface: pygame.Surface, app: App, stack: _Stack, size: int, step: int,
+                    ghost: bool) -> None:  # fmt: skip
+        n = len(stack.counters)
+        shown = stack.counters[-MAX_SHOWN:]
+        top_rect = stack.rect(0, size, step)
+        for k, piece in enumerate(shown):
+            level = len(shown) - 1 - k
+            rect = stack.rect(level, size, step)
+            img = self._face(app, piece, size)
+            shade = art.shadow(size, self._is_token(app, piece))
+            if ghost:
+                img, shade = art.ghosted(img, GHOST_ALPHA), art.ghosted(shade, GHOST_ALPHA // 2)
+            surface.blit(shade, (rect.x + max(1, size // 20), rect.y + max(1, size // 20)))
+            surface.blit(img, rect.topleft)
+        if any(p.id == app.selected for p in stack.counters):
+            area = top_rect.union(stack.rect(len(shown) - 1, size, step)).inflate(6, 6)
+            token = self._is_token(app, stack.counters[-1]) and n == 1
+            if token:
+                pygame.draw.circle(surface, theme.HIGHLIGHT, top_rect.center, size * art.TOKEN_RADIUS + 4, 3)
+            else:
+                pygame.draw.rect(surface, theme.HIGHLIGHT, area, 3, border_radius=max(3, size // 8))
+        top = stack.counters[-1]
+        cs = self.counter_set(app)
+        chip_h = max(6, round(size * 0.27))
+        words = sorted(self._marker_words(top))
+        self._chips(surface, [(cs.marker(w).text, cs.marker(w).colour) for w in words], top_rect.x - 2,
+                    top_rect.bottom - chip_h * 2 // 3, chip_h, ghost)  # fmt: skip
+        hex_chips = [(cs.marker(m.type).text, cs.marker(m.type).colour) for m in stack.chips]
+        left = stack.rect(len(shown) - 1, size, step)  # above the whole fanned stack
+        self._chips(surface, hex_chips, left.x - 2, left.y - chip_h + 2, chip_h, ghost)
+        if n > 1:
+            inset = round(size * 0.16) if self._is_token(app, top) else 2
+            badge = max(9, round(size * 0.3))
+            self._badge(surface, str(n), top_rect.right - inset, top_rect.y + inset, badge, ghost)
+
+    def _chips(self, surface: pygame.Surface, chips: list[tuple[str, str]], x: int, y: int, height: int,
+               ghost: bool) -> None:  # fmt: skip
+        if not chips:
+            return
+        if len(chips) > MAX_CHIPS:
+            chips = [*chips[: MAX_CHIPS - 1], (f"+{len(chips) - MAX_CHIPS + 1}", "#303030")]
+        for text, colour in chips:
+            img = art.chip(text, art.rgb(colour), height)
+            if ghost:
+                img = art.ghosted(img, GHOST_ALPHA)
+            surface.blit(img, (x, y))
+            x += img.get_width() - 1
+
+    @staticmethod
+    def _badge(surface: pygame.Surface, text: str, cx: int, cy: int, diameter: int, ghost: bool) -> None:
+        r = diameter / 2
+        badge = pygame.Surface((diameter + 2, diameter + 2), pygame.SRCALPHA)
+        alpha = GHOST_ALPHA if ghost else 255
+        pygame.draw.circle(badge, (20, 20, 22, alpha), (r + 1, r + 1), r)
+        pygame.draw.circle(badge, (*theme.PANEL_TEXT, alpha), (r + 1, r + 1), r, 1)
+        img = art.fit_text(text, theme.PANEL_TEXT, diameter * 0.9, diameter * 0.9)
+        img.set_alpha(alpha)
+        badge.blit(img, (r + 1 - img.get_width() / 2, r + 2 - img.get_height() / 2))
+        surface.blit(badge, (round(cx - r), round(cy - r)))
+
+    def _outline_hex(self, surface: pygame.Surface, app: App, h: Hex) -> None:
+        pts = [app.camera.to_screen(x, y) for x, y in app.view.layout.corners(h)]
+        pygame.draw.polygon(surface, theme.HIGHLIGHT, pts, 2)
+
+    # --- panels -----------------------------------------------------------------------
+
+    def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        if self.tray_open:
+            self._draw_tray(surface, app)
+        inspected = self.inspecting()
+        if inspected is not None:
+            self._draw_inspector(surface, app, inspected)
+        if self.menu is not None:
+            self._draw_menu(surface, app)
+        if self.finder is not None:
+            self._draw_finder(surface, app)
+
+    @staticmethod
+    def _box(surface: pygame.Surface, rect: pygame.Rect) -> None:
+        bg = pygame.Surface(rect.size, pygame.SRCALPHA)
+        bg.fill(PANEL_BG)
+        surface.blit(bg, rect.topleft)
+        pygame.draw.rect(surface, BORDER, rect, 1)
+
+    @staticmethod
+    def _text(surface: pygame.Surface, text: str, x: int, y: int, colour: tuple[int, int, int] = theme.PANEL_TEXT,
+              bold: bool = False, width: int | None = None, height: int = ROW) -> None:  # fmt: skip
+        font = theme.font(TEXT, bold)
+        if width is not None and font.size(text)[0] > width:
+            while text and font.size(text + "...")[0] > width:
+                text = text[:-1]
+            text += "..."
+        img = font.render(text, True, colour)
+        surface.blit(img, (x, y + (height - img.get_height()) // 2))
+
+    def _draw_menu(self, surface: pygame.Surface, app: App) -> None:
+        box = self._menu_rect(app)
+        if box.w == 0:
+            return
+        self._box(surface, box)
+        self._text(surface, self._menu_title(app), box.x + 10, box.y + 4, theme.PANEL_DIM, width=box.w - 16)
+        for rect, item in self.menu_layout(app):
+            if rect.collidepoint(app.mouse) and item.enabled:
+                pygame.draw.rect(surface, (60, 66, 74), rect)
+            colour = theme.PANEL_TEXT if item.enabled else (100, 104, 110)
+            self._text(surface, item.label, rect.x + 6, rect.y, colour)
+
+    def _draw_finder(self, surface: pygame.Surface, app: App) -> None:
+        assert self.finder is not None
+        box = self._finder_rect(app)
+        self._box(surface, box)
+        prompt = f"find: {self.finder.text}_"
+        self._text(surface, prompt, box.x + 10, box.y + 6, theme.HIGHLIGHT, bold=True)
+        for k, (rect, piece) in enumerate(self.finder_rows(app)):
+            if k == self.finder.index:
+                pygame.draw.rect(surface, (60, 66, 74), rect)
+            label = f"{self.describe(app, piece)}  {app.board.grid.label(piece.hex)}"
+            self._text(surface, label, rect.x + 6, rect.y, width=rect.w - 12)
+        if not self.finder_rows(app):
+            self._text(surface, "no counter matches", box.x + 10, box.y + 6 + ROW, theme.PANEL_DIM)
+
+    def _draw_inspector(self, surface: pygame.Surface, app: App, h: Hex) -> None:
+        board = app.board
+        terrain = board.terrain_types[board.terrain[h]].name
+        head = f"{board.grid.label(h)}  {terrain}"
+        if board.elevation[h]:
+            head += f", level {board.elevation[h]}"
+        lines = [(head, theme.PANEL_DIM)]
+        for p in reversed(app.state.pieces_at(h)):
+            lines.append(
+                (self.describe(app, p), self.side_rgb(app, p.side) if p.kind == "unit" else theme.PANEL_TEXT)
+            )
+        font = theme.font(TEXT)
+        width = max(font.size(t)[0] for t, _ in lines) + 20
+        height = ROW * len(lines) + 8
+        x = min(app.mouse[0] + 18, app.camera.width - width - 4)
+        y = min(app.mouse[1] + 18, app.camera.height - height - 4)
+        rect = pygame.Rect(max(0, x), max(0, y), width, height)
+        self._box(surface, rect)
+        for k, (text, colour) in enumerate(lines):
+            self._text(surface, text, rect.x + 10, rect.y + 4 + ROW * k, colour, bold=k == 0)
+
+    def _draw_tray(self, surface: pygame.Surface, app: App) -> None:
+        box = self.tray_rect(app)
+        self._box(surface, box)
+        cs = self.counter_set(app)
+        tabs = self.tray_tabs(app)
+        for rect, k in self._tab_layout(app):
+            on = k == self.tray_tab
+            pygame.draw.rect(surface, (70, 76, 86) if on else (40, 43, 48), rect, border_radius=4)
+            name = tabs[k]
+            side = cs.sides.get(name)
+            colour = art.rgb(side.colour) if side else theme.PANEL_TEXT
+            self._text(surface, side.name if side else name, rect.x + 7, rect.y - 2, colour, bold=on)
+        for rect, label, placing, note in self.tray_rows(app):
+            icon = rect.h - 4
+            chosen = self.placing is not None and placing == self.placing
+            if chosen or (placing is not None and rect.collidepoint(app.mouse)):
+                pygame.draw.rect(surface, (60, 66, 74), rect)
+            if placing is not None:
+                if placing.kind == "marker":
+                    img = art.marker_counter(cs.marker(placing.type), icon)
+                else:
+                    img = art.unit_counter(cs.unit(placing.type), self.side_rgb(app, placing.side), icon, "")
+                surface.blit(img, (rect.x + 2, rect.y + 2))
+            empty = placing is not None and placing.kind == "unit" and self._left(app, placing) <= 0
+            colour = (110, 114, 120) if empty or placing is None else theme.PANEL_TEXT
+            room = rect.w - icon - 60 if note else rect.w - 12
+            self._text(surface, label, rect.x + icon + 8, rect.y, colour, width=room, height=rect.h)
+            img = theme.font(TEXT).render(note, True, theme.PANEL_DIM)
+            surface.blit(img, (rect.right - img.get_width() - 6, rect.y + (rect.h - img.get_height()) // 2))
+        hint = "click a counter, then a hex" if self.placing is None else "click a hex; Esc: cancel"
+        self._text(surface, hint, box.x + 8, box.bottom - ROW - 2, theme.PANEL_DIM, width=box.w - 16)

@@ -1,0 +1,591 @@
+"""The table's panels, in screen space: what the player reads around the map.
+
+A status line (hovered hex, terrain, elevation, regions, zoom, rule system), the turn box,
+the selected unit's details, the message log, a seeded dice roller, a terrain legend, a
+minimap that moves the view, and the shortcuts overlay. Panels show what the app holds
+and what the player rules; they decide no rule. There is no turn sequence yet, so the
+turn box says free play and the phase keys say so.
+
+Boxes sit in the corners and along the bottom, sized to their text; below ``NARROW``
+pixels of window width the legend and the dice box are hidden. Rendered text is cached
+by (text, size, colour, bold), the minimap is drawn once per size, the shortcuts overlay
+once per window size and shortcut list.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+import pygame
+
+from . import theme
+from .app import App, Component
+from .dice import Dice, Roll
+
+STATUS_HEIGHT = 24
+MARGIN = 8  # between the window edge and a box, and between boxes
+PAD = 8  # inside a box
+TEXT = 20  # font sizes (pygame's default font runs small: 20 is about 15 px a line)
+SMALL = 18
+BOX_ALPHA = 228
+BORDER = (78, 83, 90)
+NARROW = 900  # below this window width: no legend, no dice box
+LOG_LINES = 6
+LOG_LINES_EXPANDED = 22
+MINIMAP_SIZE = 220
+MINIMAP_SIZE_NARROW = 140
+RIGHT_WIDTH = 250  # the dice and selection boxes
+SEP = "  ·  "
+HIT_COLOUR = theme.LOS_CLEAR
+MISS_COLOUR = theme.LOS_BLOCKED
+SWATCH_GROUND = (214, 214, 200)  # the plain hex a legend draws a hexside line across
+HELP_VEIL = (0, 0, 0, 110)  # darkens the table behind the shortcuts
+NO_TURNS = "no turn sequence in free play yet"
+
+ROLL_KEYS = {pygame.K_r, pygame.K_0, pygame.K_KP0}
+HIT_KEYS = {pygame.K_h, pygame.K_1, pygame.K_KP1}
+MISS_KEYS = {pygame.K_m, pygame.K_2, pygame.K_KP2}
+BUTTON_KEYS = {getattr(pygame, f"K_{n}"): n for n in range(3, 8)} | {
+    getattr(pygame, f"K_KP{n}"): n for n in range(3, 8)
+}
+LEGEND_KEY = pygame.K_SEMICOLON
+BLOCKING_MODS = pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META
+
+_PIPS = {  # die face -> pip positions on a 3 x 3 grid
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+SHORTCUTS = [  # (keys, what they do), for the help overlay
+    ("F1 / ? / k", "show or hide this list of shortcuts"),
+    ("r / 0", "roll 1D6 (seeded: the seed is in the dice box)"),
+    ("h / 1, m / 2", "rule the last roll a hit / a miss"),
+    ("3 - 7", "DOG SECTOR roll buttons: roll 1D6 for button 3-7"),
+    ("n, p", "next phase, pause (no turn sequence in free play yet)"),
+    ("e", "expand / condense the message log and the rules box"),
+    (";", "terrain legend on / off"),
+    ("click or drag the minimap", "move the view there"),
+]
+
+
+class Panels(Component):
+    """Status line, turn box, selection, log, dice, legend, minimap and shortcuts help."""
+
+    shortcuts = SHORTCUTS
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.dice = Dice(seed if seed is not None else secrets.randbelow(1_000_000))
+        self.rulings: dict[int, str] = {}  # index into dice.log -> "Hit" / "Miss"
+        self.help_open = False
+        self.expanded = False
+        self.legend_on = True
+        self.status = ""  # the status line as last drawn
+        self.help_rows: list[tuple[str, str]] = []  # the shortcuts the help overlay last listed
+        self.boxes: dict[str, pygame.Rect] = {}  # box name -> where it was last drawn
+        self._texts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
+        self._fits: dict[tuple[str, int, bool, int], str] = {}
+        self._backgrounds: dict[tuple[int, int], pygame.Surface] = {}
+        self._minimap: tuple[int, pygame.Surface, float] | None = None
+        self._help: tuple[tuple[object, ...], pygame.Surface, pygame.Surface] | None = None
+        self._hover_text: tuple[object, str] | None = None
+        self._legend: tuple[object, list[tuple[str, tuple[int, int, int], str]]] | None = None
+        self._dragging_minimap = False
+
+    # --- events ---------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event, app: App) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return self._key(event, app)
+        if self.help_open and event.type in (pygame.KEYUP, pygame.TEXTINPUT):
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            if self.help_open:
+                self.help_open = False
+                return True
+            if event.button == 1 and self.minimap_rect(app).collidepoint(event.pos):
+                self._dragging_minimap = True
+                self._look_at_minimap(app, event.pos)
+                return True
+            return event.button == 1 and self.box_at(event.pos) is not None
+        if event.type == pygame.MOUSEMOTION:
+            if self._dragging_minimap:
+                self._look_at_minimap(app, event.pos)
+                return True
+            if self.box_at(event.pos) is not None:
+                app.hover = None  # the hex under a box is hidden: do not report it
+            return False
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._dragging_minimap:
+            self._dragging_minimap = False
+            return True
+        return False
+
+    def _key(self, event: pygame.event.Event, app: App) -> bool:
+        key, mods = event.key, event.mod
+        if self.help_open:
+            if key == pygame.K_ESCAPE or _is_help_key(event):
+                self.help_open = False
+                return True
+            return not (key == pygame.K_q and mods & pygame.KMOD_CTRL)  # quitting always works
+        if mods & BLOCKING_MODS:
+            return False
+        if _is_help_key(event):
+            self.help_open = True
+            return True
+        if key in ROLL_KEYS:
+            app.say(f"rolled 1D6: {self.dice.d6()}")
+        elif key in BUTTON_KEYS:
+            n = BUTTON_KEYS[key]
+            app.say(f"roll button {n}: 1D6 = {self.dice.d6(f'roll button {n}')}")
+        elif key in HIT_KEYS:
+            self.rule(app, "Hit")
+        elif key in MISS_KEYS:
+            self.rule(app, "Miss")
+        elif key == pygame.K_n:
+            app.say(f"next phase: {NO_TURNS}")
+        elif key == pygame.K_p:
+            app.say(f"pause: {NO_TURNS}")
+        elif key == pygame.K_e:
+            self.expanded = not self.expanded
+        elif key == LEGEND_KEY:
+            self.legend_on = not self.legend_on
+            hidden = " (hidden while the window is under 900 px wide)" if app.camera.width < NARROW else ""
+            app.say(f"terrain legend: {'on' if self.legend_on else 'off'}{hidden}")
+        else:
+            return False
+        return True
+
+    def box_at(self, pos: tuple[int, int]) -> str | None:
+        """The name of the box under a screen point as last drawn, or None."""
+        return next((name for name, r in self.boxes.items() if r.collidepoint(pos)), None)
+
+    def rule(self, app: App, ruling: str) -> None:
+        """Record the player's ruling ("Hit" / "Miss") on the last roll, and log it."""
+        if not self.dice.log:
+            app.say(f"{ruling} (no roll yet)")
+            return
+        index = len(self.dice.log) - 1
+        self.rulings[index] = ruling
+        app.say(f"{ruling} ({_roll_text(self.dice.log[index])})")
+
+    # --- the minimap ----------------------------------------------------------------
+
+    def minimap_surface(self, app: App) -> tuple[pygame.Surface, float]:
+        """The whole map drawn small for this window size (made once per size)."""
+        w, h = app.camera.width, app.camera.height
+        size = MINIMAP_SIZE if w >= NARROW else MINIMAP_SIZE_NARROW
+        size = max(40, min(size, (h - STATUS_HEIGHT) // 3))
+        if self._minimap is None or self._minimap[0] != size:
+            surf, scale = app.view.minimap(size)
+            self._minimap = (size, surf, scale)
+        return self._minimap[1], self._minimap[2]
+
+    def minimap_rect(self, app: App) -> pygame.Rect:
+        """Where the minimap image sits on screen (bottom right, above the status line)."""
+        surf, _ = self.minimap_surface(app)
+        w, h = surf.get_size()
+        x = app.camera.width - MARGIN - PAD - w
+        y = app.camera.height - STATUS_HEIGHT - MARGIN - PAD - h
+        return pygame.Rect(x, y, w, h)
+
+    def _look_at_minimap(self, app: App, pos: tuple[int, int]) -> None:
+        rect = self.minimap_rect(app)
+        _, scale = self.minimap_surface(app)
+        px = min(max(pos[0], rect.left), rect.right) - rect.x
+        py = min(max(pos[1], rect.top), rect.bottom) - rect.y
+        x0, y0, _, _ = app.view.bounds
+        app.camera.center = (x0 + px / scale, y0 + py / scale)
+
+    # --- text -----------------------------------------------------------------------
+
+    def status_line(self, app: App) -> tuple[str, str]:
+        """The status line's two halves: the hovered hex, and the view and rules."""
+        right = f"zoom {round(app.camera.zoom * 100)}%{SEP}{app.los_policy.name}{SEP}F1 / ? / k: shortcuts"
+        return self._hovered(app), right
+
+    def _hovered(self, app: App) -> str:
+        h = app.hover
+        if self._hover_text is not None and self._hover_text[0] == h:
+            return self._hover_text[1]
+        if h is None:
+            text = "no hex under the pointer"
+        else:
+            board = app.board
+            parts = [board.label(h), board.terrain_types[board.terrain[h]].name]
+            if app.view.has_elevation:
+                parts.append(f"elevation {board.elevation[h]}")
+            regions = board.regions_of(h)
+            if regions:
+                parts.append("in " + ", ".join(r.name for r in regions))
+            text = SEP.join(parts)
+        self._hover_text = (h, text)
+        return text
+
+    def _text(
+        self, text: str, size: int = TEXT, colour: tuple[int, ...] = theme.PANEL_TEXT, bold: bool = False
+    ) -> pygame.Surface:
+        key = (text, size, tuple(colour), bold)
+        img = self._texts.get(key)
+        if img is None:
+            if len(self._texts) > 2000:
+                self._texts.clear()
+            img = self._texts[key] = theme.font(size, bold).render(text, True, colour)
+        return img
+
+    def _fit(self, text: str, width: int, size: int = TEXT, bold: bool = False) -> str:
+        """``text``, cut with an ellipsis to fit ``width`` pixels."""
+        key = (text, size, bold, width)
+        fitted = self._fits.get(key)
+        if fitted is None:
+            font = theme.font(size, bold)
+            fitted = text
+            if font.size(text)[0] > width:
+                lo, hi = 0, len(text)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if font.size(text[:mid].rstrip() + "…")[0] <= width:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                fitted = text[:lo].rstrip() + "…"
+            if len(self._fits) > 2000:
+                self._fits.clear()
+            self._fits[key] = fitted
+        return fitted
+
+    def _background(self, surface: pygame.Surface, rect: pygame.Rect, name: str) -> None:
+        bg = self._backgrounds.get(rect.size)
+        if bg is None:
+            if len(self._backgrounds) > 64:
+                self._backgrounds.clear()
+            bg = pygame.Surface(rect.size, pygame.SRCALPHA)
+            bg.fill((*theme.PANEL, BOX_ALPHA))
+            pygame.draw.rect(bg, BORDER, bg.get_rect(), 1)
+            self._backgrounds[rect.size] = bg
+        surface.blit(bg, rect)
+        self.boxes[name] = rect
+
+    def _lines_box(
+        self,
+        surface: pygame.Surface,
+        name: str,
+        lines: Sequence[tuple[str, tuple[int, ...], bool]],
+        pos: tuple[int, int],
+        *,
+        max_width: int,
+        min_width: int = 0,
+        anchor: str = "topleft",
+    ) -> pygame.Rect:
+        """A box of text lines (text, colour, bold), each cut to ``max_width``."""
+        inner = max_width - 2 * PAD
+        imgs = [self._text(self._fit(t, inner, TEXT, b), TEXT, c, b) for t, c, b in lines]
+        line_h = theme.font(TEXT).get_linesize() + 3
+        w = max(min_width, max(img.get_width() for img in imgs) + 2 * PAD)
+        rect = pygame.Rect(0, 0, w, len(imgs) * line_h + 2 * PAD - 3)
+        setattr(rect, anchor, pos)
+        self._background(surface, rect, name)
+        for i, img in enumerate(imgs):
+            surface.blit(img, (rect.x + PAD, rect.y + PAD + i * line_h))
+        return rect
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        self.boxes = {}
+        width = surface.get_width()
+        wide = width >= NARROW
+        self._draw_status(surface, app)
+        minimap = self._draw_minimap(surface, app)
+        turn = self._draw_turn_box(surface, app)
+        log_top = self._draw_log(surface, app, right_limit=minimap.left - MARGIN)
+        if wide and self.legend_on:
+            self._draw_legend(surface, app, top=turn.bottom + MARGIN, bottom=log_top - MARGIN)
+        y = MARGIN
+        if wide:
+            y = self._draw_dice(surface, (width - MARGIN - RIGHT_WIDTH, y)).bottom + MARGIN
+        self._draw_selection(surface, app, (width - MARGIN, y), bottom=minimap.top - MARGIN)
+        if self.help_open:
+            self._draw_help(surface, app)
+
+    def _draw_status(self, surface: pygame.Surface, app: App) -> None:
+        width, height = surface.get_size()
+        rect = pygame.Rect(0, height - STATUS_HEIGHT, width, STATUS_HEIGHT)
+        pygame.draw.rect(surface, theme.PANEL, rect)
+        pygame.draw.line(surface, BORDER, rect.topleft, rect.topright)
+        self.boxes["status"] = rect
+        left, right = self.status_line(app)
+        self.status = f"{left}{SEP}{right}"
+        right_img = self._text(right, TEXT, theme.PANEL_DIM)
+        text_y = rect.y + (STATUS_HEIGHT - right_img.get_height()) // 2 + 1
+        surface.blit(right_img, (rect.right - PAD - right_img.get_width(), text_y))
+        room = max(20, width - right_img.get_width() - 4 * PAD)
+        surface.blit(self._text(self._fit(left, room)), (rect.x + PAD, text_y))
+
+    def _draw_turn_box(self, surface: pygame.Surface, app: App) -> pygame.Rect:
+        lines: list[tuple[str, tuple[int, ...], bool]] = [
+            (app.title, theme.PANEL_TEXT, True),
+            ("turn: free play", theme.PANEL_DIM, False),
+        ]
+        if self.expanded:
+            conditions = ", ".join(sorted(app.conditions)) or "none"
+            lines += [
+                (f"line of sight: {app.los_policy.name}", theme.PANEL_TEXT, False),
+                (f"movement: {app.move_policy.name}", theme.PANEL_TEXT, False),
+                (f"conditions: {conditions}", theme.PANEL_TEXT, False),
+                (f"map: {app.board.name}, {len(app.view.hexes)} hexes", theme.PANEL_TEXT, False),
+            ]
+            if app.board.scale:
+                lines.append((f"scale: {app.board.scale}", theme.PANEL_TEXT, False))
+            lines.append(("e: condense", theme.PANEL_DIM, False))
+        width = min(420, surface.get_width() // 2 - 2 * MARGIN)
+        return self._lines_box(surface, "turn", lines, (MARGIN, MARGIN), max_width=width)
+
+    def _draw_log(self, surface: pygame.Surface, app: App, *, right_limit: int) -> int:
+        """The last messages, newest at the bottom; returns the top of the box."""
+        bottom = surface.get_height() - STATUS_HEIGHT - MARGIN
+        if not app.messages:
+            return bottom
+        line_h = theme.font(TEXT).get_linesize() + 3
+        room = (bottom - 2 * MARGIN - 120) // line_h  # leave the turn box its corner
+        wanted = LOG_LINES_EXPANDED if self.expanded else LOG_LINES if surface.get_width() >= NARROW else 4
+        count = min(wanted, max(2, room), len(app.messages))
+        shown = app.messages[-count:]
+        width = max(160, min(620, right_limit - MARGIN))
+        lines = [
+            (text, theme.PANEL_TEXT if i == len(shown) - 1 else theme.PANEL_DIM, False)
+            for i, text in enumerate(shown)
+        ]
+        box = self._lines_box(surface, "log", lines, (MARGIN, bottom), max_width=width, anchor="bottomleft")
+        return box.top
+
+    def _draw_minimap(self, surface: pygame.Surface, app: App) -> pygame.Rect:
+        image, scale = self.minimap_surface(app)
+        rect = self.minimap_rect(app)
+        box = rect.inflate(2 * PAD, 2 * PAD)
+        self._background(surface, box, "minimap")
+        surface.blit(image, rect)
+        x0, y0, _, _ = app.view.bounds
+        vx0, vy0, vx1, vy1 = app.camera.visible_world()
+        view = pygame.Rect(
+            round(rect.x + (vx0 - x0) * scale),
+            round(rect.y + (vy0 - y0) * scale),
+            max(2, round((vx1 - vx0) * scale)),
+            max(2, round((vy1 - vy0) * scale)),
+        ).clip(rect.inflate(2, 2))
+        if view.width and view.height:
+            pygame.draw.rect(surface, theme.HIGHLIGHT, view, 2)
+        return box
+
+    def legend_rows(self, app: App) -> list[tuple[str, tuple[int, int, int], str]]:
+        """(swatch kind "hex" / "side", colour, name) for what the map shows; made once per map."""
+        board = app.board
+        if self._legend is None or self._legend[0] is not board:
+            used = set(board.terrain.values())
+            rows = [
+                ("hex", theme.hex_colour(t.colour), t.name)
+                for k, t in board.terrain_types.items()
+                if k in used
+            ]
+            rows += [("side", theme.hex_colour(f.colour), f.name) for f in board.hexsides.values() if f.sides]
+            kinds = dict.fromkeys(
+                r.kind for r in board.regions.values()
+            )  # board_view colours borders by kind
+            rows += [("side", theme.side_colour(f"region:{kind}"), f"{kind} border") for kind in kinds]
+            self._legend = (board, rows)
+        return self._legend[1]
+
+    def _draw_legend(self, surface: pygame.Surface, app: App, *, top: int, bottom: int) -> None:
+        rows = self.legend_rows(app)
+        if not rows:
+            return
+        line_h = theme.font(SMALL).get_linesize() + 5
+        header = self._text("Legend", SMALL, theme.PANEL_DIM, True)
+        hint = self._text(";  hides", SMALL, theme.PANEL_DIM)
+        per_column = max(1, (bottom - top - 2 * PAD - header.get_height() - 6) // line_h)
+        if per_column < 2:
+            return
+        columns = [rows[i : i + per_column] for i in range(0, len(rows), per_column)][:2]
+        swatch = 20
+        names = [[self._text(self._fit(name, 210, SMALL), SMALL) for _, _, name in col] for col in columns]
+        col_widths = [swatch + 6 + max(img.get_width() for img in col) for col in names]
+        width = max(sum(col_widths) + 14 * (len(columns) - 1), header.get_width() + hint.get_width() + 16)
+        height = header.get_height() + 6 + max(len(c) for c in columns) * line_h
+        rect = pygame.Rect(MARGIN, top, width + 2 * PAD, height + 2 * PAD - 5)
+        self._background(surface, rect, "legend")
+        surface.blit(header, (rect.x + PAD, rect.y + PAD))
+        surface.blit(hint, (rect.right - PAD - hint.get_width(), rect.y + PAD))
+        x = rect.x + PAD
+        for col, imgs, col_width in zip(columns, names, col_widths, strict=True):
+            y = rect.y + PAD + header.get_height() + 6
+            for (kind, colour, _), img in zip(col, imgs, strict=True):
+                cy = y + img.get_height() // 2
+                r = swatch // 2
+                pts = [(x + r + r * dx, cy + r * dy) for dx, dy in _HEX_UNIT]
+                pygame.draw.polygon(surface, colour if kind == "hex" else SWATCH_GROUND, pts)
+                pygame.draw.polygon(surface, theme.GRID_LINE, pts, 1)
+                if kind == "side":  # a hexside feature: its line across a plain hex
+                    pygame.draw.line(surface, colour, (x + 2, cy), (x + swatch - 2, cy), 4)
+                surface.blit(img, (x + swatch + 6, y))
+                y += line_h
+            x += col_width + 14
+
+    def _draw_dice(self, surface: pygame.Surface, topleft: tuple[int, int]) -> pygame.Rect:
+        log = self.dice.log
+        line_h = theme.font(SMALL).get_linesize() + 3
+        history = list(enumerate(log))[-5:-1][::-1]  # older rolls, newest first
+        face = 40
+        height = 2 * PAD + line_h + 6 + face + 6 + len(history) * line_h + line_h
+        rect = pygame.Rect(*topleft, RIGHT_WIDTH, height)
+        self._background(surface, rect, "dice")
+        x, y = rect.x + PAD, rect.y + PAD
+        surface.blit(self._text("Dice", SMALL, theme.PANEL_DIM, True), (x, y))
+        seed = self._text(f"seed {self.dice.seed}", SMALL, theme.PANEL_DIM)
+        surface.blit(seed, (rect.right - PAD - seed.get_width(), y))
+        y += line_h + 6
+        die = pygame.Rect(x, y, face, face)
+        pygame.draw.rect(surface, theme.PANEL_TEXT, die, border_radius=7)
+        if log:
+            last = log[-1]
+            if len(last.result) == 1 and last.result[0] in _PIPS:
+                step = face / 4
+                for gx, gy in _PIPS[last.result[0]]:
+                    centre = (die.x + step * (gx + 1), die.y + step * (gy + 1))
+                    pygame.draw.circle(surface, theme.PANEL, centre, 4)
+            surface.blit(self._text(_roll_text(last), TEXT, theme.PANEL_TEXT, True), (die.right + 10, y + 3))
+            ruling = self.rulings.get(len(log) - 1)
+            if ruling:
+                colour = HIT_COLOUR if ruling == "Hit" else MISS_COLOUR
+                surface.blit(self._text(ruling, TEXT, colour, True), (die.right + 10, y + face // 2 + 3))
+        else:
+            surface.blit(self._text("no roll yet", TEXT, theme.PANEL_DIM), (die.right + 10, y + 3))
+        y += face + 6
+        for index, roll in history:
+            ruling = self.rulings.get(index, "")
+            text = self._fit(f"{_roll_text(roll)}  {ruling}".rstrip(), RIGHT_WIDTH - 2 * PAD, SMALL)
+            surface.blit(self._text(text, SMALL, theme.PANEL_DIM), (x, y))
+            y += line_h
+        hint = self._text("r roll   h hit   m miss   3-7 buttons", SMALL, theme.PANEL_DIM)
+        surface.blit(hint, (x, y))
+        return rect
+
+    def _draw_selection(
+        self, surface: pygame.Surface, app: App, topright: tuple[int, int], *, bottom: int
+    ) -> None:
+        piece = app.selected_piece()
+        if piece is None:
+            return
+        status = ", ".join(sorted(piece.status)) or "none"
+        facing = "none" if piece.facing is None else str(piece.facing)
+        lines: list[tuple[str, tuple[int, ...], bool]] = [
+            (piece.id, theme.PANEL_TEXT, True),
+            (
+                f"type: {piece.type}" + (" (marker)" if piece.kind == "marker" else ""),
+                theme.PANEL_TEXT,
+                False,
+            ),
+            (f"side: {piece.side or 'none'}", theme.PANEL_TEXT, False),
+            (f"hex: {app.board.label(piece.hex)}", theme.PANEL_TEXT, False),
+            (f"status: {status}", theme.PANEL_TEXT, False),
+            (f"level: {piece.level}", theme.PANEL_TEXT, False),
+            (f"facing: {facing}", theme.PANEL_TEXT, False),
+        ]
+        line_h = theme.font(TEXT).get_linesize() + 3
+        room = max(1, (bottom - topright[1] - 2 * PAD) // line_h)
+        self._lines_box(
+            surface,
+            "selection",
+            lines[:room],
+            topright,
+            max_width=RIGHT_WIDTH,
+            min_width=RIGHT_WIDTH,
+            anchor="topright",
+        )
+
+    def _draw_help(self, surface: pygame.Surface, app: App) -> None:
+        items = app.all_shortcuts()
+        self.help_rows = items
+        key = (surface.get_size(), tuple(items))
+        if self._help is None or self._help[0] != key:
+            veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            veil.fill(HELP_VEIL)
+            self._help = (key, _help_surface(items, *surface.get_size()), veil)
+        _, image, veil = self._help
+        surface.blit(veil, (0, 0))
+        self.boxes["help"] = image.get_rect(center=surface.get_rect().center)
+        surface.blit(image, self.boxes["help"])
+
+
+_HEX_UNIT = [(1.0, 0.0), (0.5, 0.866), (-0.5, 0.866), (-1.0, 0.0), (-0.5, -0.866), (0.5, -0.866)]
+
+
+def _is_help_key(event: pygame.event.Event) -> bool:
+    if event.key in (pygame.K_F1, pygame.K_k, pygame.K_QUESTION):
+        return True
+    return getattr(event, "unicode", "") == "?" or (
+        event.key == pygame.K_SLASH and bool(event.mod & pygame.KMOD_SHIFT)
+    )
+
+
+def _roll_text(roll: Roll) -> str:
+    faces = " + ".join(map(str, roll.result))
+    if roll.purpose.startswith("roll button"):
+        return f"{roll.purpose}: {faces}"
+    return f"{roll.purpose}: {faces}" + (f" = {roll.total}" if len(roll.result) > 1 else "")
+
+
+def _wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if current and font.size(trial)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    return [*lines, current] if current else lines or [""]
+
+
+def _help_surface(items: list[tuple[str, str]], win_w: int, win_h: int) -> pygame.Surface:
+    """The shortcuts in two columns (keys, then what they do), as large as fits."""
+    pad, gap, col_gap = 18, 14, 34
+    max_w, max_h = min(win_w - 24, 1240), win_h - 24
+    for size in (20, 18, 16, 14, 12, 11):
+        font, bold = theme.font(size), theme.font(size, True)
+        line_h = font.get_linesize() + 2
+        col_w = (max_w - 2 * pad - col_gap) // 2
+        key_w = min(max(bold.size(k)[0] for k, _ in items), int(col_w * 0.42))
+        what_w = col_w - key_w - gap
+        rows = [(_wrap(bold, k, key_w), _wrap(font, w, what_w)) for k, w in items]
+        heights = [max(len(a), len(b)) * line_h + 4 for a, b in rows]
+        split = min(range(len(rows) + 1), key=lambda i: max(sum(heights[:i]), sum(heights[i:])))
+        body = max(sum(heights[:split]), sum(heights[split:]))
+        title_h, foot_h = bold.get_linesize() + 12, font.get_linesize() + 10
+        if body + title_h + foot_h + 2 * pad <= max_h:
+            break
+    used_what = max(font.size(line)[0] for _, b in rows for line in b)
+    used_key = max(bold.size(line)[0] for a, _ in rows for line in a)
+    col_w = used_key + gap + used_what
+    width = 2 * col_w + col_gap + 2 * pad
+    height = min(max_h, body + title_h + foot_h + 2 * pad)
+    image = pygame.Surface((width, height), pygame.SRCALPHA)
+    image.fill((*theme.PANEL, 238))
+    pygame.draw.rect(image, theme.HIGHLIGHT, image.get_rect(), 2, border_radius=4)
+    image.blit(bold.render("Shortcuts", True, theme.PANEL_TEXT), (pad, pad))
+    for column, chunk in enumerate((rows[:split], rows[split:])):
+        x = pad + column * (col_w + col_gap)
+        y = pad + title_h
+        for keys, what in chunk:
+            for i, line in enumerate(keys):
+                image.blit(bold.render(line, True, theme.HIGHLIGHT), (x, y + i * line_h))
+            for i, line in enumerate(what):
+                image.blit(font.render(line, True, theme.PANEL_TEXT), (x + used_key + gap, y + i * line_h))
+            y += max(len(keys), len(what)) * line_h + 4
+    foot = font.render("Esc, F1, ? or k closes", True, theme.PANEL_DIM)
+    image.blit(foot, (width - pad - foot.get_width(), height - pad - foot.get_height() + 4))
+    return image
