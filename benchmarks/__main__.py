@@ -11,13 +11,13 @@ import json
 import platform
 import sys
 
-from benchmarks import los, reach, traversal
+from benchmarks import frames, los, reach, traversal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument(
-        "--only", choices=("traversal", "los", "reach"), help="run one benchmark (default: all)"
+        "--only", choices=("traversal", "los", "reach", "frames"), help="run one benchmark (default: all)"
     )
     parser.add_argument(
         "--range", type=int, default=100, help="largest vector length for traversal (default 100)"
@@ -34,6 +34,9 @@ def main() -> int:
     if args.only in (None, "reach"):
         print(f"reach: budget 20 on a {args.size} x {args.size} map ...", file=sys.stderr)
         result["reach"] = reach.run(args.size)
+    if args.only in (None, "frames"):
+        print("frames: the table at 1600 x 1000 with 2,500 hexes and 200 counters ...", file=sys.stderr)
+        result["frames"] = frames.run()
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -540,3 +540,28 @@ def test_set_los_refuses_a_line_from_a_hex_to_itself_and_an_off_map_hex() -> Non
         app.overlay_component().set_los(app, a, a)
     with pytest.raises(ValueError, match="not on the map"):
         app.overlay_component().set_los(app, a, Hex(40, 40))
+
+
+def test_z_cycles_the_attack_area_through_splash_blast_rings_and_the_autofire_corridor() -> None:
+    # Dogfaces II (Ernie's frag grenade: the hex and its six neighbours), Dogs of War
+    # (frag grenade rings 1/2/3; full-automatic fire: a band along the line of fire).
+    state = board()
+    firer, target = state.board.hex_of("0103"), state.board.hex_of("0503")
+    state.place(Piece("f1", "rifle", firer, side="blue"))
+    app = make_app(state)
+    app.selected = "f1"
+    over = app.overlay_component()
+    key(app, pygame.K_x)
+    mouse(app, pygame.MOUSEMOTION, app.screen_of(target))
+    sizes = {}
+    for _ in range(4):
+        frame(app)
+        assert over._attack is not None
+        sizes[over.area_kind] = set(over._attack[0])
+        key(app, pygame.K_z)
+    assert over.area_kind == "radius"  # back to the start after four
+    assert len(sizes["splash"]) == 7
+    assert sizes["blast rings 1/2/3"] >= sizes["splash"] and len(sizes["blast rings 1/2/3"]) > 7
+    beyond = state.board.hex_of("0703")  # past the target on the line of fire
+    assert beyond in sizes["autofire corridor"] and firer not in sizes["autofire corridor"]
+    assert beyond not in sizes["splash"]

@@ -128,7 +128,11 @@ class BoardView:
         self._tiles.clear()
 
     def _render_tile(self, tx: int, ty: int, scale: float) -> pygame.Surface:
-        tile = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
+        # Opaque (the background colour around the map): a plain copy is the cheapest blit.
+        tile = pygame.Surface((TILE, TILE))
+        tile.fill(theme.BACKGROUND)
+        if pygame.display.get_surface() is not None:
+            tile = tile.convert()
         world_tile = TILE / scale
         ox, oy = tx * world_tile, ty * world_tile
         pad = 1.0

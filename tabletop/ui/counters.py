@@ -212,7 +212,20 @@ class CounterLayer(Component):
         return max(2, round(size * 0.12))
 
     def stacks(self, app: App) -> list[_Stack]:
-        """The stacks on screen, in drawing order (top of the screen first)."""
+        """The stacks on screen, in drawing order (top of the screen first); worked out
+        again only when the pieces, the view, the selection or a drag change (hovering
+        asks for them on every pointer move)."""
+        cam = app.camera
+        key = (id(app.state), app.state.version, cam.center, cam.zoom, cam.width, cam.height,
+               app.counter_scale, app.selected, self._drag)  # fmt: skip
+        cached = getattr(self, "_stacks_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = self._stacks(app)
+        self._stacks_cache = (key, out)
+        return out
+
+    def _stacks(self, app: App) -> list[_Stack]:
         size = self.size(app)
         margin = size * 2
         w, h = app.camera.width, app.camera.height
@@ -892,12 +905,7 @@ class CounterLayer(Component):
         for k, piece in enumerate(shown):
             level = len(shown) - 1 - k
             rect = stack.rect(level, size, step)
-            img = self._face(app, piece, size)
-            shade = art.shadow(size, self._is_token(app, piece))
-            if ghost:
-                img, shade = art.ghosted(img, GHOST_ALPHA), art.ghosted(shade, GHOST_ALPHA // 2)
-            surface.blit(shade, (rect.x + max(1, size // 20), rect.y + max(1, size // 20)))
-            surface.blit(img, rect.topleft)
+            surface.blit(self._shadowed(app, piece, size, ghost), rect.topleft)
         if any(p.id == app.selected for p in stack.counters):
             area = top_rect.union(stack.rect(len(shown) - 1, size, step)).inflate(6, 6)
             token = self._is_token(app, stack.counters[-1]) and n == 1
@@ -918,6 +926,26 @@ class CounterLayer(Component):
             inset = round(size * 0.16) if self._is_token(app, top) else 2
             badge = max(9, round(size * 0.3))
             self._badge(surface, str(n), top_rect.right - inset, top_rect.y + inset, badge, ghost)
+
+    def _shadowed(self, app: App, piece: Piece, size: int, ghost: bool) -> pygame.Surface:
+        """The counter's face over its drop shadow, composed once (one blit a counter)."""
+        img = self._face(app, piece, size)
+        token = self._is_token(app, piece)
+        cache: dict[tuple[int, bool], pygame.Surface] = self.__dict__.setdefault("_composed", {})
+        key = (id(img), ghost)
+        found = cache.get(key)
+        if found is None:
+            shade = art.shadow(size, token)
+            if ghost:
+                img, shade = art.ghosted(img, GHOST_ALPHA), art.ghosted(shade, GHOST_ALPHA // 2)
+            off = max(1, size // 20)
+            found = pygame.Surface((img.get_width() + off, img.get_height() + off), pygame.SRCALPHA)
+            found.blit(shade, (off, off))
+            found.blit(img, (0, 0))
+            if len(cache) > 4096:
+                cache.clear()
+            cache[key] = found
+        return found
 
     def _chips(self, surface: pygame.Surface, chips: list[tuple[str, str]], x: int, y: int, height: int,
                ghost: bool) -> None:  # fmt: skip

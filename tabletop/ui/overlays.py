@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from tabletop.engine.areas import friends_inside, radius
+from tabletop.engine.areas import blast_rings, corridor, friends_inside, radius, splash
 from tabletop.engine.los import Finding, LosQuery, LosResult, Verdict, line_of_sight
 from tabletop.engine.movement import Reach, plan_move
 from tabletop.engine.pieces import Piece
@@ -50,6 +50,7 @@ LOS = "line of sight"
 VIEWSHED = "viewshed"
 REACH = "movement reach"
 ATTACK = "attack area"
+AREA_KINDS = ("radius", "splash", "blast rings 1/2/3", "autofire corridor")
 RING = "range ring"
 ALL = (LOS, VIEWSHED, REACH, ATTACK, RING)
 GHOST = "ghost-under-los"
@@ -90,6 +91,7 @@ SHORTCUTS = [
     ("v", "viewshed of the selected unit, else of the hovered hex"),
     ("c", "movement reach of the selected unit, path to the hovered hex"),
     ("x", "attack area around the hovered hex; warns of own units in it"),
+    ("z", "attack area kind: radius, splash, blast rings 1/2/3, autofire corridor"),
     ("g", "range ring around the selected unit, else the hovered hex"),
     (", / .", "range ring and attack area: radius smaller / larger"),
 ]
@@ -186,6 +188,7 @@ class Overlays(Component):
         self._reach_key: Hashable = None
         self._reach: Reach | None = None
         self._attack_key: Hashable = None
+        self.area_kind = AREA_KINDS[0]
         self._attack: tuple[dict[Hex, int], list[Piece]] | None = None
         self._layers: dict[str, _Layer] = {}
         self._memos: dict[str, tuple[Hashable, Any]] = {}
@@ -290,6 +293,10 @@ class Overlays(Component):
                 app.say(f"{name}: radius {self.ring_radius} (, and . change it)")
                 if name == ATTACK and app.selected_piece() is None:
                     app.say("attack area: select the firing unit to be warned of its own men")
+            return True
+        if key == pygame.K_z and app.overlays.get(ATTACK):
+            self.area_kind = AREA_KINDS[(AREA_KINDS.index(self.area_kind) + 1) % len(AREA_KINDS)]
+            app.say(f"attack area: {self.area_kind}")
             return True
         if key in (pygame.K_COMMA, pygame.K_PERIOD) and (app.overlays.get(RING) or app.overlays.get(ATTACK)):
             step = 1 if key == pygame.K_PERIOD else -1
@@ -726,9 +733,9 @@ class Overlays(Component):
         if target is None:
             return None
         firer = app.selected_piece()
-        key = (target, self.ring_radius, firer, app.state.version, id(app.state))
+        key = (target, self.ring_radius, self.area_kind, firer, app.state.version, id(app.state))
         if key != self._attack_key:
-            area = radius(target, self.ring_radius, board=app.board)
+            area = self._area(app, target, firer)
             friends: list[Piece] = []
             if firer is not None and firer.side:
                 friends = [p for p in friends_inside(app.state, area, firer.side) if p.id != firer.id]
@@ -738,6 +745,19 @@ class Overlays(Component):
             self._attack_key, self._attack = key, (area, friends)
         assert self._attack is not None
         return target, *self._attack
+
+    def _area(self, app: App, target: Hex, firer: Piece | None) -> dict[Hex, int]:
+        """The hexes the chosen kind of attack covers (engine.areas; the rule systems'
+        figures, e.g. a frag grenade's 1/2/3-inch rings, come from their yaml)."""
+        board = app.board
+        if self.area_kind == "splash":
+            return dict(splash(target, board=board))
+        if self.area_kind == "blast rings 1/2/3":
+            return dict(blast_rings(target, [1, 2, 3], board=board))
+        if self.area_kind == "autofire corridor" and firer is not None and firer.hex != target:
+            layout = board.grid.layout(1.0)
+            return dict(corridor(firer.hex, target, 3.0, 6.0, layout=layout, board=board))
+        return dict(radius(target, self.ring_radius, board=board))
 
     def _draw_attack_under(self, surface: pygame.Surface, app: App) -> None:
         attack = self._current_attack(app)
@@ -848,7 +868,8 @@ class Overlays(Component):
                 out.append(("no", theme.LOS_BLOCKED, "reached, but not a legal end"))
             out.append(("line", PATH, "cheapest path to the hovered hex"))
         if on(ATTACK):
-            out.append(("head", (), f"attack area (x), radius {self.ring_radius}"))
+            what = f"radius {self.ring_radius}" if self.area_kind == "radius" else self.area_kind
+            out.append(("head", (), f"attack area (x, z: kind): {what}"))
             out.append(("fill", AREA_FILL, "the area around the hovered hex"))
             out.append(("ring", WARN, "own unit inside: may be hit"))
         if on(RING):

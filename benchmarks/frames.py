@@ -1,0 +1,132 @@
+"""Frame time of the table, offscreen with the dummy video driver.
+
+A 50 x 50 map (2,500 hexes) with 200 counters and the line-of-sight overlay, drawn at
+1600 x 1000 with the whole map in view: frames per second with a fixed thread, and with
+the hover thread following a moving pointer (a new line of sight every frame). The
+baseline in the same run draws the same map by redrawing every hex each frame (no tile
+cache). Also the time from starting the process to the first frame.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+
+from tabletop.board import build_map
+from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.ui.app import App
+from tabletop.ui.table import default_components
+from tabletop.yamlfile import parse_yaml
+
+SIZE = (1600, 1000)
+
+
+def table(seed: int = 1) -> App:
+    rng = random.Random(seed)
+    rows = "\n".join("  " + " ".join(rng.choice("....,,WH") for _ in range(50)) for _ in range(50))
+    text = f"""name: frames
+grid: {{columns: 50, rows: 50}}
+terrain:
+  open: {{symbol: ".", colour: "#c8d89a"}}
+  field: {{symbol: ",", colour: "#e0c060"}}
+  woods: {{symbol: "W", colour: "#3f7a3a", properties: {{los: block}}}}
+  hill: {{symbol: "H", colour: "#b39b6b", properties: {{los: hinder}}}}
+rows: |
+{rows}
+"""
+    board = build_map(parse_yaml(text, "frames.yaml"), Path("frames.yaml"))
+    hexes = board.grid.hexes()
+    pieces = [
+        Piece(f"U{i}", rng.choice(["infantry", "tank", "machine-gun", "hq"]), h, rng.choice(["blue", "red"]))
+        for i, h in enumerate(rng.sample(hexes, 200))
+    ]
+    state = MapState.of(board, pieces)
+    app = App(
+        state=state, title="frames", los_policy=FreePlayPolicy.for_map(state), move_policy=FreePlayMovePolicy(),
+        size=SIZE, components=default_components(),
+    )  # fmt: skip
+    app.camera.fit(app.view.bounds)
+    return app
+
+
+def _fps(app: App, surface: pygame.Surface, frames: int, step: Any = None) -> float:
+    t0 = time.perf_counter()
+    for i in range(frames):
+        if step is not None:
+            step(i)
+        app.update(1 / 60)
+        app.draw(surface)
+    return frames / (time.perf_counter() - t0)
+
+
+def _no_tiles(app: App) -> None:
+    """The baseline: forget the tiles every frame, so every hex is drawn every frame."""
+    view = app.view
+    original = view.draw
+
+    def draw(surface: pygame.Surface, camera: Any) -> None:
+        view.invalidate()
+        original(surface, camera)
+
+    view.draw = draw  # type: ignore[method-assign]
+
+
+def startup_seconds() -> float:
+    """Process start to the first frame drawn (a fresh interpreter, dummy driver)."""
+    code = (
+        "import time; t0 = time.perf_counter(); import pygame; "
+        "from tabletop.ui.table import open_table; app = open_table('dog-sector'); "
+        "pygame.init(); s = pygame.display.set_mode((1280, 800)); app.draw(s); pygame.display.flip(); "
+        "print(time.perf_counter() - t0)"
+    )
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return time.perf_counter() - t0
+
+
+def run(frames: int = 240) -> dict[str, Any]:
+    pygame.font.init()
+    surface = pygame.Surface(SIZE)
+    app = table()
+    overlays = app.overlay_component()
+    hexes = app.state.board.grid.hexes()
+    overlays.set_los(app, hexes[0], hexes[-1])
+    app.draw(surface)  # first frame builds the tiles
+    out: dict[str, Any] = {
+        "hexes": len(hexes),
+        "counters": len(app.state.pieces()),
+        "size": f"{SIZE[0]}x{SIZE[1]}",
+    }
+    out["fps_fixed_thread"] = round(_fps(app, surface, frames), 1)
+
+    overlays.clear(app)
+    app.selected = "U0"
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0, unicode="l"))
+    rng = random.Random(2)
+    points = [app.screen_of(h) for h in rng.sample(hexes, 64)]
+
+    def hover(i: int) -> None:  # the pointer moves to another hex every frame
+        x, y = points[i % len(points)]
+        app.handle(
+            pygame.event.Event(pygame.MOUSEMOTION, pos=(round(x), round(y)), rel=(0, 0), buttons=(0, 0, 0))
+        )
+
+    out["fps_hover_thread"] = round(_fps(app, surface, frames, hover), 1)
+    base = table()
+    base.overlay_component().set_los(base, hexes[0], hexes[-1])
+    _no_tiles(base)
+    out["fps_baseline_no_tiles"] = round(_fps(base, surface, max(20, frames // 8)), 1)
+    out["speedup_vs_no_tiles"] = round(out["fps_fixed_thread"] / out["fps_baseline_no_tiles"], 1)
+    out["startup_to_first_frame_s"] = round(startup_seconds(), 2)
+    return out
