@@ -2,13 +2,16 @@
 
 In a checkout they sit at the top of the repository; in an installed wheel they are
 packed inside the package as ``tabletop/_shipped/<kind>``. A command-line argument may
-be a path or a bare name ("dog-sector") looked up in the shipped folder of its kind.
+be a path or a bare name ("dog-sector") looked up in the shipped folder of its kind;
+``open_data`` reads the file such an argument names.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+
+from tabletop.yamlfile import DataError, DataErrors, read_data
 
 Kind = Literal["maps", "counters", "scenarios", "assets"]
 
@@ -48,3 +51,16 @@ def resolve(name_or_path: str, kind: Kind) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def open_data(source: str | Path, kind: Kind, unknown: str) -> tuple[Path, Any]:
+    """The path and parsed YAML of a data file named by a path or a shipped bare name.
+
+    DataErrors with one error if it cannot be read, or if there is no such file: then
+    the message is ``unknown`` with ``{known}`` replaced by the shipped names of ``kind``.
+    """
+    path = resolve(str(source), kind)
+    if path is None:
+        known = ", ".join(shipped_names(kind)) or "none"
+        raise DataErrors([DataError(source, None, unknown.format(known=known))])
+    return path, read_data(path)

@@ -166,3 +166,12 @@ def read_yaml(path: Path) -> Any:
     except OSError as exc:
         raise DataError(path, None, f"cannot read: {exc.strerror}") from None
     return parse_yaml(text, path)
+
+
+def read_data(path: Path) -> Any:
+    """``read_yaml`` for loaders that report every problem at once: a file that cannot be
+    read or parsed raises DataErrors holding its one DataError."""
+    try:
+        return read_yaml(path)
+    except DataError as exc:
+        raise DataErrors([exc]) from None

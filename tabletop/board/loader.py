@@ -24,8 +24,8 @@ from tabletop.hexgrid import (
     distance,
     hexside,
 )
-from tabletop.shipped import resolve, shipped_names
-from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_yaml
+from tabletop.shipped import open_data
+from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList
 
 from .model import HexFeature, HexsideFeature, Map, Region, TerrainType
 
@@ -51,17 +51,9 @@ DEFAULT_OFFSET = {"flat": "odd-q", "pointy": "odd-r"}
 
 def load_map(source: str | Path) -> Map:
     """Load a map from a path or a shipped bare name; DataErrors lists every problem."""
-    path = resolve(str(source), "maps")
-    if path is None:
-        known = ", ".join(shipped_names("maps")) or "none"
-        raise DataErrors(
-            [DataError(source, None, f"no such map file, nor a shipped map of that name "
-                       f"(shipped maps: {known})")]
-        )  # fmt: skip
-    try:
-        data = read_yaml(path)
-    except DataError as exc:
-        raise DataErrors([exc]) from None
+    path, data = open_data(
+        source, "maps", "no such map file, nor a shipped map of that name (shipped maps: {known})"
+    )
     return build_map(data, path)
 
 

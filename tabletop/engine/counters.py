@@ -30,8 +30,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tabletop.shipped import resolve, shipped_names
-from tabletop.yamlfile import DataError, DataErrors, LineDict, read_yaml
+from tabletop.shipped import open_data
+from tabletop.yamlfile import DataError, DataErrors, LineDict
 
 Shape = Literal["counter", "token"]
 Placement = Literal["unit", "hex"]
@@ -185,17 +185,9 @@ def is_counters_data(data: Any) -> bool:
 
 def load_counters(source: str | Path) -> Counters:
     """Load a counter set from a path or a shipped bare name; DataErrors lists every problem."""
-    path = resolve(str(source), "counters")
-    if path is None:
-        known = ", ".join(shipped_names("counters")) or "none"
-        raise DataErrors(
-            [DataError(source, None, f"no such counters file, nor shipped counters of that name "
-                       f"(shipped: {known})")]
-        )  # fmt: skip
-    try:
-        data = read_yaml(path)
-    except DataError as exc:
-        raise DataErrors([exc]) from None
+    path, data = open_data(
+        source, "counters", "no such counters file, nor shipped counters of that name (shipped: {known})"
+    )
     return build_counters(data, path)
 
 

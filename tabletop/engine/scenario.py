@@ -17,7 +17,7 @@ from typing import Any
 from tabletop.board import Map, load_map
 from tabletop.hexgrid import LabelError
 from tabletop.shipped import resolve, shipped_dir
-from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_yaml
+from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
 
 from .pieces import MapState, Piece
 
@@ -50,10 +50,7 @@ def is_scenario_data(data: Any) -> bool:
 
 def load_scenario(path: Path) -> Scenario:
     """Read and validate a scenario file; DataErrors lists every problem."""
-    try:
-        data = read_yaml(path)
-    except DataError as exc:
-        raise DataErrors([exc]) from None
+    data = read_data(path)
     errors: list[DataError] = []
 
     def fail(line: int | None, message: str) -> None:
@@ -206,8 +203,5 @@ def open_map_or_scenario(source: str) -> Map | Scenario:
     path = resolve(source, "scenarios")
     if path is None:
         return load_map(source)
-    try:
-        data = read_yaml(path)
-    except DataError as exc:
-        raise DataErrors([exc]) from None
+    data = read_data(path)
     return load_scenario(path) if is_scenario_data(data) else load_map(path)

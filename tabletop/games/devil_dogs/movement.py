@@ -23,10 +23,11 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from tabletop.board import Map
+from tabletop.datareader import Reader
 from tabletop.engine.movement import BaseMovePolicy, MoveModel, Reach, enemies_of, reach
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, neighbors
-from tabletop.yamlfile import DataError, LineDict, read_yaml
+from tabletop.yamlfile import LineDict, read_yaml
 
 DATA = Path(__file__).with_name("movement.yaml")
 RULE = "Devil Dogs 6"
@@ -58,52 +59,33 @@ class MoveTable:
     def from_data(cls, data: Any, source: Path | str = DATA) -> MoveTable:
         """Build from parsed YAML; DataError naming the line of a bad key or value."""
         keys = ("terrain_costs", "default_budget", "sides", "stacking_limit", "pinned_status")
-        top = _mapping(data, "the file", keys, source)
+        r = Reader(source, data)
 
-        def whole(node: LineDict, key: str, where: str, least: int) -> int:
-            value = node[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise DataError(
-                    source, node.key_lines[key], f"{where}{key} must be a whole number, {least} or more"
-                )
-            return value
+        def block(node: Any, where: str, exactly: tuple[str, ...] | None = None) -> LineDict:
+            """``node`` as a mapping holding exactly the keys ``exactly`` (any keys if None)."""
+            return r.mapping(node, where, getattr(node, "line", None), exactly, exactly or ())
 
-        costs_node = _mapping(top["terrain_costs"], "terrain_costs", None, source)
-        costs = {k: whole(costs_node, k, "terrain_costs.", 1) for k in costs_node}
-        sides_node = _mapping(top["sides"], "sides", None, source)
+        top = block(data, "the file", keys)
+        costs_node = block(top["terrain_costs"], "terrain_costs")
+        costs = {k: r.whole_in(costs_node, k, "terrain_costs", 1) for k in costs_node}
+        sides_node = block(top["sides"], "sides")
         sides: dict[str, Edges] = {}
         for side in sides_node:
-            node = _mapping(sides_node[side], f"sides.{side}", ("friendly_edge", "enemy_edge"), source)
+            node = block(sides_node[side], f"sides.{side}", ("friendly_edge", "enemy_edge"))
             for key in ("friendly_edge", "enemy_edge"):
                 if not isinstance(node[key], str):
-                    raise DataError(source, node.key_lines[key], f"sides.{side}.{key} must be a region key")
+                    raise r.error(node.key_lines[key], f"sides.{side}.{key} must be a region key")
             sides[side] = Edges(node["friendly_edge"], node["enemy_edge"])
         pinned = top["pinned_status"]
         if not isinstance(pinned, str) or not pinned:
-            raise DataError(source, top.key_lines["pinned_status"], "pinned_status must be a status word")
+            raise r.error(top.key_lines["pinned_status"], "pinned_status must be a status word")
         return cls(
             terrain_costs=MappingProxyType(costs),
-            default_budget=whole(top, "default_budget", "", 0),
+            default_budget=r.whole_in(top, "default_budget", "", 0),
             sides=MappingProxyType(sides),
-            stacking_limit=whole(top, "stacking_limit", "", 1),
+            stacking_limit=r.whole_in(top, "stacking_limit", "", 1),
             pinned_status=pinned,
         )
-
-
-def _mapping(node: Any, where: str, keys: tuple[str, ...] | None, source: Path | str) -> LineDict:
-    """``node`` as a mapping holding exactly ``keys`` (any keys if None)."""
-    if not isinstance(node, LineDict):
-        raise DataError(source, getattr(node, "line", None), f"{where} must be a mapping")
-    if keys is not None:
-        for key in node:
-            if key not in keys:
-                raise DataError(
-                    source, node.key_lines[key], f"{where}: unknown key {key!r} (known: {', '.join(keys)})"
-                )
-        for key in keys:
-            if key not in node:
-                raise DataError(source, node.line, f"{where}: `{key}:` is missing")
-    return node
 
 
 @cache

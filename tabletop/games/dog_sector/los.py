@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tabletop.board import Map
+from tabletop.datareader import Reader
 from tabletop.engine.los import (
     GRAZE_RULES,
     BasePolicy,
@@ -43,7 +44,7 @@ from tabletop.engine.los import (
 )
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, Hexside, distance, neighbors
-from tabletop.yamlfile import DataError, LineDict, LineList, parse_yaml
+from tabletop.yamlfile import LineDict, LineList, parse_yaml
 
 DATA = "los.yaml"
 GAME = "DOG SECTOR"
@@ -134,47 +135,21 @@ _EMPTY = LineList()
 _EMPTY.item_lines = []
 
 
-class _Reader:
+class _Reader(Reader):
     """Validation of ``los.yaml`` into frozen dataclasses; DataError names the line."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.terrain: frozenset[str] = frozenset()
-
-    def fail(self, line: int | None, message: str) -> DataError:
-        return DataError(self.path, line, message)
-
-    def mapping(
-        self,
-        node: Any,
-        where: str,
-        line: int | None,
-        keys: Sequence[str] | None,
-        required: Sequence[str] = (),
-    ) -> LineDict:
-        """``node`` as a mapping with only ``keys`` (any keys if None) and all ``required``."""
-        if not isinstance(node, LineDict):
-            raise self.fail(line, f"{where} must be a mapping")
-        for key in node:
-            if keys is not None and key not in keys:
-                raise self.fail(
-                    node.key_lines[key], f"{where}: unknown key {key!r} (known: {', '.join(keys)})"
-                )
-        for key in required:
-            if key not in node:
-                raise self.fail(node.line, f"{where}: `{key}:` is missing")
-        return node
+    terrain: frozenset[str] = frozenset()  # the file's terrain keys, once read
 
     def text(self, node: LineDict, key: str, where: str) -> str:
         value = node.get(key, "")
         if not isinstance(value, str) or (key in node and not value):
-            raise self.fail(node.key_lines.get(key), f"{where}.{key} must be text")
+            raise self.error(node.key_lines.get(key), f"{where}.{key} must be text")
         return value
 
     def flag(self, node: LineDict, key: str, where: str) -> bool:
         value = node.get(key, True)
         if not isinstance(value, bool):
-            raise self.fail(node.key_lines.get(key), f"{where}.{key} must be true or false")
+            raise self.error(node.key_lines.get(key), f"{where}.{key} must be true or false")
         return value
 
     def count(self, node: LineDict, key: str, where: str) -> int | None:
@@ -182,21 +157,21 @@ class _Reader:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise self.fail(
+            raise self.error(
                 node.key_lines.get(key), f"{where}.{key} must be a whole number of hexes, 1 or more"
             )
         return value
 
-    def words(
+    def word_list(
         self, node: LineDict, key: str, where: str, known: frozenset[str] | None = None
     ) -> frozenset[str]:
         """The list of words at ``node[key]`` (empty if absent), each one of ``known``."""
         value, line = node.get(key, _EMPTY), node.key_lines.get(key)
         if not isinstance(value, LineList) or not all(isinstance(w, str) for w in value):
-            raise self.fail(line, f"{where}.{key} must be a list of words")
+            raise self.error(line, f"{where}.{key} must be a list of words")
         for word, item_line in zip(value, value.item_lines, strict=True):
             if known is not None and word not in known:
-                raise self.fail(
+                raise self.error(
                     item_line, f"{where}.{key}: {word!r} is not one of {', '.join(sorted(known))}"
                 )
         return frozenset(value)
@@ -205,7 +180,7 @@ class _Reader:
         """The list of hex tests at ``node[key]`` (empty if absent)."""
         value, line = node.get(key, _EMPTY), node.key_lines.get(key)
         if not isinstance(value, LineList):
-            raise self.fail(
+            raise self.error(
                 line, f"{where}.{key} must be a list of hex tests ({{terrain: [...], next_to: [...]}})"
             )
         out = []
@@ -213,9 +188,9 @@ class _Reader:
             w = f"{where}.{key}[{i}]"
             item = self.mapping(item, w, item_line, ("terrain", "next_to"))
             if not item:
-                raise self.fail(item_line, f"{w} needs `terrain:` or `next_to:`")
-            terrain = self.words(item, "terrain", w, self.terrain) if "terrain" in item else None
-            next_to = self.words(item, "next_to", w, self.terrain) if "next_to" in item else None
+                raise self.error(item_line, f"{w} needs `terrain:` or `next_to:`")
+            terrain = self.word_list(item, "terrain", w, self.terrain) if "terrain" in item else None
+            next_to = self.word_list(item, "next_to", w, self.terrain) if "next_to" in item else None
             out.append(HexTest(terrain, next_to))
         return tuple(out)
 
@@ -232,12 +207,12 @@ class _Reader:
                 assert n is not None
                 against[target] = n
             if "max_range" not in node:
-                raise self.fail(
+                raise self.error(
                     node.key_lines["max_range_against"], f"{where}: max_range_against needs max_range"
                 )
         bonus_range = self.count(node, "bonus_range", where)
         if bonus_range is not None and "bonus" not in node:
-            raise self.fail(
+            raise self.error(
                 node.key_lines["bonus_range"], f"{where}: bonus_range needs `bonus:` saying what it gives"
             )
         return UnitFire(
@@ -249,7 +224,7 @@ class _Reader:
             bonus_range=bonus_range,
             bonus=self.text(node, "bonus", where),
             cannot_target=self.hex_tests(node, "cannot_target", where),
-            screened_by=self.words(node, "screened_by", where),
+            screened_by=self.word_list(node, "screened_by", where),
             note=self.text(node, "note", where),
         )
 
@@ -273,18 +248,18 @@ class _Reader:
             units=MappingProxyType(units),
         )
 
-    def tables(self, data: Any) -> LosTables:
+    def tables(self) -> LosTables:
         top_keys = ("terrain", "line_of_sight", "sections", "sides")
-        top = self.mapping(data, "the file", 1, top_keys, required=top_keys)
-        self.terrain = self.words(top, "terrain", "the file")
+        top = self.mapping(self.data, "the file", 1, top_keys, required=top_keys)
+        self.terrain = self.word_list(top, "terrain", "the file")
         los_keys = ("blocking_side", "blocking_terrain", "grazing")
         los = self.mapping(
             top["line_of_sight"], "line_of_sight", top.key_lines["line_of_sight"], los_keys, los_keys
         )
-        blocking_terrain = self.words(los, "blocking_terrain", "line_of_sight", self.terrain)
+        blocking_terrain = self.word_list(los, "blocking_terrain", "line_of_sight", self.terrain)
         grazing = los["grazing"]
         if grazing not in GRAZE_RULES:
-            raise self.fail(
+            raise self.error(
                 los.key_lines["grazing"], f"line_of_sight.grazing must be one of {', '.join(GRAZE_RULES)}"
             )
         sections = self.mapping(top["sections"], "sections", top.key_lines["sections"], ("kind",), ("kind",))
@@ -292,7 +267,7 @@ class _Reader:
         sides = {k: self.side(k, v, sides_node.key_lines[k]) for k, v in sides_node.items()}
         blocking_side = self.text(los, "blocking_side", "line_of_sight")
         if blocking_side not in sides:
-            raise self.fail(
+            raise self.error(
                 los.key_lines["blocking_side"], "line_of_sight.blocking_side must be one of the sides"
             )
         every_type = {t for s in sides.values() for t in s.units}
@@ -301,7 +276,7 @@ class _Reader:
                 for t in (*u.max_range_against, *u.screened_by):
                     if t not in every_type:
                         where = f"sides.{s.side}.units.{u.type}"
-                        raise self.fail(sides_node.line, f"{where}: {t!r} is no unit type of any side")
+                        raise self.error(sides_node.line, f"{where}: {t!r} is no unit type of any side")
         return LosTables(
             terrain=self.terrain,
             blocking_side=blocking_side,
@@ -314,7 +289,7 @@ class _Reader:
 
 def read_tables(text: str, path: str = DATA) -> LosTables:
     """Validate the text of a ``los.yaml``; DataError names the line of any problem."""
-    return _Reader(path).tables(parse_yaml(text, path))
+    return _Reader(path, parse_yaml(text, path), line=1).tables()
 
 
 @cache

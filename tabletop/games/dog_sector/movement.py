@@ -17,7 +17,7 @@ clear a hex or flip a unit), or of German procedures: German units do not move h
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,10 +25,11 @@ from types import MappingProxyType
 from typing import Any
 
 from tabletop.board import Map
+from tabletop.datareader import Reader
 from tabletop.engine.movement import BaseMovePolicy, MoveModel
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex
-from tabletop.yamlfile import DataError, LineDict, LineList, read_yaml
+from tabletop.yamlfile import LineDict, read_yaml
 
 DATA = Path(__file__).with_name("movement.yaml")
 RULE = "DOG SECTOR phase 5"
@@ -81,68 +82,20 @@ class MoveTables:
     obstacles: Mapping[str, ObstacleRule]
 
 
-class _Reader:
+class _Reader(Reader):
     """Validation of ``movement.yaml`` into frozen dataclasses; DataError names the line."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = path
-
-    def mapping(
-        self,
-        node: Any,
-        where: str,
-        line: int | None,
-        keys: Sequence[str] | None,
-        required: Sequence[str] = (),
-    ) -> LineDict:
-        if not isinstance(node, LineDict):
-            raise DataError(self.path, line, f"{where} must be a mapping")
-        for key in node:
-            if keys is not None and key not in keys:
-                raise DataError(
-                    self.path, node.key_lines[key], f"{where}: unknown key {key!r} (known: {', '.join(keys)})"
-                )
-        for key in required:
-            if key not in node:
-                raise DataError(self.path, node.line, f"{where}: `{key}:` is missing")
-        return node
-
-    def text(self, node: LineDict, key: str, where: str) -> str:
-        value = node.get(key)
-        if not isinstance(value, str) or not value:
-            raise DataError(self.path, node.key_lines.get(key, node.line), f"{where}.{key} must be text")
-        return value
-
-    def amount(self, node: LineDict, key: str, where: str) -> int:
-        value = node.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DataError(
-                self.path,
-                node.key_lines.get(key, node.line),
-                f"{where}.{key} must be a whole number, 0 or more",
-            )
-        return value
-
-    def words(self, node: LineDict, key: str, where: str) -> frozenset[str]:
-        value = node.get(key)
-        if not isinstance(value, LineList) or not all(isinstance(w, str) and w for w in value):
-            raise DataError(
-                self.path, node.key_lines.get(key, node.line), f"{where}.{key} must be a list of words"
-            )
-        return frozenset(value)
-
     def numbers(self, node: LineDict, key: str) -> dict[str, int]:
+        """The mapping at ``node[key]`` of names to whole numbers, 0 or more."""
         table = self.mapping(node[key], key, node.key_lines[key], None)
-        return {k: self.amount(table, k, key) for k in table}
+        return {k: self.whole_in(table, k, key, 0) for k in table}
 
     def obstacle(self, key: str, node: Any, line: int) -> ObstacleRule:
         where = f"obstacles.{key}"
         node = self.mapping(node, where, line, ("rule", "others", "why_barred", "stop", "units"), ("rule",))
         others = node.get("others", "enter")
         if others not in ("enter", "barred"):
-            raise DataError(
-                self.path, node.key_lines.get("others"), f"{where}.others must be enter or barred"
-            )
+            raise self.error(node.key_lines.get("others"), f"{where}.others must be enter or barred")
         units: dict[str, UnitEffect] = {}
         if "units" in node:
             table = self.mapping(node["units"], f"{where}.units", node.key_lines["units"], None)
@@ -154,24 +107,24 @@ class _Reader:
                 effect = self.mapping(
                     value, f"{w} (barred, or {{extra: N, note: ...}})", at, ("extra", "note")
                 )
-                note = self.text(effect, "note", w) if "note" in effect else ""
-                units[unit_type] = UnitEffect(self.amount(effect, "extra", w), note)
+                note = self.word_in(effect, "note", w, "text") if "note" in effect else ""
+                units[unit_type] = UnitEffect(self.whole_in(effect, "extra", w, 0), note)
         barred = others == "barred" or any(e.extra is None for e in units.values())
         if barred and "why_barred" not in node:
-            raise DataError(self.path, node.line, f"{where}: a barred unit needs `why_barred:` saying why")
+            raise self.error(node.line, f"{where}: a barred unit needs `why_barred:` saying why")
         return ObstacleRule(
             type=key,
-            rule=self.text(node, "rule", where),
+            rule=self.word_in(node, "rule", where, "text"),
             others_barred=others == "barred",
-            why_barred=self.text(node, "why_barred", where) if "why_barred" in node else "",
-            stop=self.text(node, "stop", where) if "stop" in node else "",
+            why_barred=self.word_in(node, "why_barred", where, "text") if "why_barred" in node else "",
+            stop=self.word_in(node, "stop", where, "text") if "stop" in node else "",
             units=MappingProxyType(units),
         )
 
-    def tables(self, data: Any) -> MoveTables:
+    def tables(self) -> MoveTables:
         keys = ("terrain_costs", "moving_side", "action_points", "cannot_move", "pinned_down", "stacking",
                 "enemy_hexes", "cleared_marker", "obstacles")  # fmt: skip
-        top = self.mapping(data, "the file", 1, keys, keys)
+        top = self.mapping(self.data, "the file", 1, keys, keys)
         pinned = self.mapping(
             top["pinned_down"], "pinned_down", top.key_lines["pinned_down"], ("status", "may_enter", "stop"),
             ("status", "may_enter", "stop"),
@@ -181,45 +134,43 @@ class _Reader:
             ("one_of_each_type", "unlimited_region_kinds"),
         )  # fmt: skip
         if not isinstance(stacking["one_of_each_type"], bool):
-            raise DataError(
-                self.path, stacking.key_lines["one_of_each_type"], "one_of_each_type must be true or false"
-            )
+            raise self.error(stacking.key_lines["one_of_each_type"], "one_of_each_type must be true or false")
         action_points = self.numbers(top, "action_points")
         obstacles_node = self.mapping(top["obstacles"], "obstacles", top.key_lines["obstacles"], None)
         obstacles = {k: self.obstacle(k, v, obstacles_node.key_lines[k]) for k, v in obstacles_node.items()}
         for ob in obstacles.values():
             for unit_type in ob.units:
                 if unit_type not in action_points:
-                    raise DataError(
-                        self.path, obstacles_node.key_lines[ob.type],
+                    raise self.error(
+                        obstacles_node.key_lines[ob.type],
                         f"obstacles.{ob.type}.units: {unit_type!r} is not a unit type of action_points",
-                    )  # fmt: skip
-        for unit_type in self.words(pinned, "may_enter", "pinned_down"):
+                    )
+        may_enter = frozenset(self.words_in(pinned, "may_enter", "pinned_down"))
+        for unit_type in may_enter:
             if unit_type not in action_points:
-                raise DataError(
-                    self.path,
+                raise self.error(
                     pinned.key_lines["may_enter"],
                     f"pinned_down.may_enter: {unit_type!r} is no unit type",
                 )
         return MoveTables(
             terrain_costs=MappingProxyType(self.numbers(top, "terrain_costs")),
-            moving_side=self.text(top, "moving_side", "the file"),
+            moving_side=self.word_in(top, "moving_side", "the file", "text"),
             action_points=MappingProxyType(action_points),
-            cannot_move=self.words(top, "cannot_move", "the file"),
-            pinned_status=self.text(pinned, "status", "pinned_down"),
-            pinned_may_enter=self.words(pinned, "may_enter", "pinned_down"),
-            pinned_stop=self.text(pinned, "stop", "pinned_down"),
+            cannot_move=frozenset(self.words_in(top, "cannot_move", "the file")),
+            pinned_status=self.word_in(pinned, "status", "pinned_down", "text"),
+            pinned_may_enter=may_enter,
+            pinned_stop=self.word_in(pinned, "stop", "pinned_down", "text"),
             one_of_each_type=stacking["one_of_each_type"],
-            unlimited_region_kinds=self.words(stacking, "unlimited_region_kinds", "stacking"),
-            enemy_hexes=self.text(top, "enemy_hexes", "the file"),
-            cleared_marker=self.text(top, "cleared_marker", "the file"),
+            unlimited_region_kinds=frozenset(self.words_in(stacking, "unlimited_region_kinds", "stacking")),
+            enemy_hexes=self.word_in(top, "enemy_hexes", "the file", "text"),
+            cleared_marker=self.word_in(top, "cleared_marker", "the file", "text"),
             obstacles=MappingProxyType(obstacles),
         )
 
 
 def read_tables(path: Path) -> MoveTables:
     """Read and validate a ``movement.yaml``; DataError names the line of any problem."""
-    return _Reader(path).tables(read_yaml(path))
+    return _Reader(path, read_yaml(path), line=1).tables()
 
 
 @cache

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tabletop.board import Map
+from tabletop.datareader import Reader
 from tabletop.engine.areas import (
     INSIDE,
     Area,
@@ -40,7 +41,7 @@ from tabletop.engine.areas import (
 )
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, Layout, distance
-from tabletop.yamlfile import DataError, LineDict, LineList, read_yaml
+from tabletop.yamlfile import DataError, LineList, read_yaml
 
 DATA_FILE = Path(__file__).with_name("blasts.yaml")
 
@@ -162,56 +163,23 @@ class BlastTable:
             raise ValueError(f"no blast {key!r}; known: {', '.join(sorted(self.blasts))}") from None
 
 
-class _Reader:
-    """Typed access to one YAML mapping, raising DataError with the file and line."""
-
-    def __init__(self, path: Path, data: Any, where: str) -> None:
-        if not isinstance(data, dict):
-            raise DataError(path, getattr(data, "line", None), f"{where or 'the file'} must be a mapping")
-        self.path, self.data, self.where = path, data, where
-
-    def line(self, key: object) -> int | None:
-        if isinstance(self.data, LineDict):
-            return self.data.key_lines.get(key, self.data.line)
-        return None
-
-    def name(self, key: object) -> str:
-        return f"{self.where}.{key}" if self.where else str(key)
-
-    def fail(self, key: object, message: str) -> DataError:
-        return DataError(self.path, self.line(key), f"{self.name(key)}: {message}")
+class _Reader(Reader):
+    """The reader of ``blasts.yaml``: a missing key is named under its mapping, and
+    lengths are positive numbers."""
 
     def get(self, key: object) -> Any:
+        """The value at ``key``, which must be there."""
         if key not in self.data:
             where = self.where or "the file"
             raise DataError(self.path, getattr(self.data, "line", None), f"{where}: {key} is missing")
         return self.data[key]
 
-    def sub(self, key: str) -> _Reader:
-        return _Reader(self.path, self.get(key), self.name(key))
-
-    def whole(self, key: object, *, minimum: int = 0) -> int:
-        value = self.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(key, f"must be a whole number >= {minimum}, got {value!r}")
-        return value
-
-    def number(self, key: str) -> float:
+    def positive(self, key: str) -> float:
+        """A number > 0."""
         value = self.get(key)
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise self.fail(key, f"must be a number > 0, got {value!r}")
         return float(value)
-
-    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
-        value = self.get(key)
-        if value not in allowed:
-            raise self.fail(key, f"must be one of {', '.join(allowed)}, got {value!r}")
-        return str(value)
-
-    def known(self, keys: set[str]) -> None:
-        unknown = sorted(str(k) for k in set(self.data) - keys)
-        if unknown:
-            raise self.fail(unknown[0], f"unknown key (known: {', '.join(sorted(keys))})")
 
 
 def _rings(path: Path, spec: _Reader) -> tuple[Ring, ...]:
@@ -222,7 +190,7 @@ def _rings(path: Path, spec: _Reader) -> tuple[Ring, ...]:
     for i, item in enumerate(items):
         line = items.item_lines[i] if isinstance(items, LineList) else None
         ring = _Reader(path, item, f"{spec.where}.rings[{i}]")
-        ring.known({"radius", "killed", "wound_rolls", "dpr"})
+        ring.only("dpr", "killed", "radius", "wound_rolls")
         radius = ring.whole("radius")
         if rings and radius <= rings[-1].radius:
             raise DataError(path, line, f"{ring.where}: radius {radius} must be beyond the ring before")
@@ -243,15 +211,15 @@ def _rings(path: Path, spec: _Reader) -> tuple[Ring, ...]:
 def load_table(path: Path | str = DATA_FILE) -> BlastTable:
     """Read and check a Dogs of War blast table; DataError names the file and line."""
     path = Path(path)
-    top = _Reader(path, read_yaml(path), "")
-    top.known({"blasts", "c4", "claymore", "full_auto", "grenade_deviation"})
+    top = _Reader(path, read_yaml(path))
+    top.only("blasts", "c4", "claymore", "full_auto", "grenade_deviation")
 
     spec = _Reader(path, top.get("blasts"), "blasts")
     blasts: dict[str, Blast] = {}
     aliases: dict[str, str] = {}
     for key in spec.data:
         one = spec.sub(str(key))
-        one.known({"rings", "same_as"})
+        one.only("rings", "same_as")
         if ("rings" in one.data) == ("same_as" in one.data):
             raise spec.fail(key, "give either rings or same_as")
         if "rings" in one.data:
@@ -264,7 +232,7 @@ def load_table(path: Path | str = DATA_FILE) -> BlastTable:
         blasts[key] = Blast(key, blasts[other].rings)
 
     c4 = top.sub("c4")
-    c4.known({"chart", "kill_growth_per_quarter", "multiple_wound_rolls", "multiple_dpr", "single_dpr"})
+    c4.only("chart", "kill_growth_per_quarter", "multiple_dpr", "multiple_wound_rolls", "single_dpr")
     chart_spec = c4.sub("chart")
     chart: dict[int, tuple[int, int, int]] = {}
     for n, quarters in enumerate(chart_spec.data, start=1):
@@ -273,7 +241,7 @@ def load_table(path: Path | str = DATA_FILE) -> BlastTable:
                 quarters, f"charges must be 1, 2, 3 ... quarter pounds in order; expected {n}"
             )
         row = chart_spec.sub(quarters)
-        row.known({"kill", "multiple", "blast"})
+        row.only("blast", "kill", "multiple")
         kill, multiple, blast = row.whole("kill"), row.whole("multiple"), row.whole("blast", minimum=1)
         if not kill <= multiple <= blast:
             raise chart_spec.fail(quarters, "needs kill <= multiple <= blast")
@@ -282,8 +250,8 @@ def load_table(path: Path | str = DATA_FILE) -> BlastTable:
         raise c4.fail("chart", "needs at least one charge")
 
     clay = top.sub("claymore")
-    clay.known({"kill", "wound", "wire", "half_angle", "inside", "wound_rolls", "dpr"})
-    half_angle = clay.number("half_angle")
+    clay.only("dpr", "half_angle", "inside", "kill", "wire", "wound", "wound_rolls")
+    half_angle = clay.positive("half_angle")
     if half_angle >= 180:
         raise clay.fail("half_angle", f"must be below 180 degrees, got {half_angle}")
     kill = clay.whole("kill")
@@ -292,10 +260,10 @@ def load_table(path: Path | str = DATA_FILE) -> BlastTable:
         raise clay.fail("wound", f"must reach beyond the kill zone ({kill}), got {wound}")
 
     auto = top.sub("full_auto")
-    auto.known({"width", "inside"})
+    auto.only("inside", "width")
 
     dev = top.sub("grenade_deviation")
-    dev.known({"direction_die", "distance_die", "halved_under", "directions", "reroll", "halve_rounding"})
+    dev.only("direction_die", "directions", "distance_die", "halve_rounding", "halved_under", "reroll")
     die = dev.whole("direction_die", minimum=1)
     faces = dev.sub("directions")
     directions: dict[int, int] = {}
@@ -335,7 +303,7 @@ def load_table(path: Path | str = DATA_FILE) -> BlastTable:
             dpr=clay.whole("dpr"),
         ),
         full_auto=FullAutoTable(
-            width=auto.number("width"),
+            width=auto.positive("width"),
             inside=auto.choice("inside", INSIDE),  # type: ignore[arg-type]
         ),
         deviation=DeviationTable(

@@ -46,8 +46,8 @@ from fractions import Fraction
 from functools import cache
 from math import lcm
 from pathlib import Path
-from typing import Any
 
+from tabletop.datareader import Reader
 from tabletop.engine.los import (
     GRAZE_RULES,
     BasePolicy,
@@ -61,7 +61,7 @@ from tabletop.engine.los import (
 )
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import DIRECTIONS, Hex, Hexside, distance, hexside, neighbor
-from tabletop.yamlfile import DataError, LineDict, parse_yaml
+from tabletop.yamlfile import parse_yaml
 
 DATA_FILE = Path(__file__).with_name("los.yaml")
 
@@ -122,70 +122,13 @@ class LosTable:
     not_targets: frozenset[str]
 
 
-class _Reader:
-    """Typed access to one YAML mapping, raising DataError with the file and line."""
-
-    def __init__(self, path: Path | str, data: Any, where: str = "") -> None:
-        if not isinstance(data, dict):
-            raise DataError(path, getattr(data, "line", None), f"{where or 'the file'} must be a mapping")
-        self.path, self.data, self.where = path, data, where
-
-    def _line(self, key: str) -> int | None:
-        if isinstance(self.data, LineDict):
-            return self.data.key_lines.get(key, self.data.line)
-        return None
-
-    def _fail(self, key: str, message: str) -> DataError:
-        name = f"{self.where}.{key}" if self.where else key
-        return DataError(self.path, self._line(key), f"{name}: {message}")
-
-    def get(self, key: str) -> Any:
-        if key not in self.data:
-            raise self._fail(key, "missing")
-        return self.data[key]
-
-    def sub(self, key: str) -> _Reader:
-        name = f"{self.where}.{key}" if self.where else key
-        return _Reader(self.path, self.get(key), name)
-
-    def boolean(self, key: str) -> bool:
-        value = self.get(key)
-        if not isinstance(value, bool):
-            raise self._fail(key, f"must be true or false, got {value!r}")
-        return value
-
-    def whole(self, key: str, *, minimum: int = 0) -> int:
-        value = self.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self._fail(key, f"must be a whole number >= {minimum}, got {value!r}")
-        return value
-
-    def number(self, key: str) -> Fraction:
-        value = self.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise self._fail(key, f"must be a number >= 0, got {value!r}")
-        return Fraction(str(value))
-
-    def word(self, key: str) -> str:
-        value = self.get(key)
-        if not isinstance(value, str) or not value:
-            raise self._fail(key, f"must be a word, got {value!r}")
-        return value
-
-    def words(self, key: str) -> frozenset[str]:
-        value = self.get(key)
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self._fail(key, f"must be a list of words, got {value!r}")
-        return frozenset(value)
-
-
 def load_table(path: Path | str = DATA_FILE) -> LosTable:
     """Read and check a Dogs of War line-of-sight table; DataError names file and line."""
     text = Path(path).read_text(encoding="utf-8")
-    top = _Reader(path, parse_yaml(text, path))
+    top = Reader(path, parse_yaml(text, path))
     grazing = top.word("grazing")
     if grazing not in GRAZE_RULES:
-        raise DataError(path, top._line("grazing"), f"grazing: must be one of {', '.join(GRAZE_RULES)}")
+        raise top.fail("grazing", f"must be one of {', '.join(GRAZE_RULES)}")
     figures, cover, smoke = top.sub("figures"), top.sub("cover"), top.sub("smoke")
     dark, prone, priority = top.sub("darkness"), top.sub("prone_target"), top.sub("priority_targets")
     terrain_spec = top.sub("terrain")
@@ -194,7 +137,7 @@ def load_table(path: Path | str = DATA_FILE) -> LosTable:
         spec = terrain_spec.sub(str(kind))
         unknown = set(spec.data) - {"solid", "height", "see_through"}
         if unknown:
-            raise spec._fail(sorted(unknown)[0], "unknown key (known: solid, height, see_through)")
+            raise spec.fail(sorted(unknown)[0], "unknown key (known: solid, height, see_through)")
         terrain[str(kind)] = TerrainLos(
             solid=spec.boolean("solid") if "solid" in spec.data else False,
             height=spec.whole("height") if "height" in spec.data else 0,
@@ -206,7 +149,7 @@ def load_table(path: Path | str = DATA_FILE) -> LosTable:
         standing_height=figures.number("standing_height"),
         lying_height=figures.number("lying_height"),
         aim_at=figures.number("aim_at"),
-        lying=figures.words("lying"),
+        lying=figures.words("lying", blank=True),
         shoot_over_levels=figures.whole("shoot_over_levels"),
         terrain=terrain,
         hexside_height=cover.whole("hexside_height"),
@@ -226,7 +169,7 @@ def load_table(path: Path | str = DATA_FILE) -> LosTable:
         prone_negated_within=prone.whole("negated_within"),
         prone_negated_height_ratio=prone.number("negated_height_ratio"),
         priority_within=priority.whole("within"),
-        not_targets=priority.words("not_targets"),
+        not_targets=priority.words("not_targets", blank=True),
     )
 
 

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from functools import cache
 from math import lcm
 from pathlib import Path
-from typing import Any
 
+from tabletop.datareader import Reader
 from tabletop.engine.movement import BaseMovePolicy, MoveModel, MovePolicy
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, neighbors
-from tabletop.yamlfile import DataError, LineDict, read_yaml
+from tabletop.yamlfile import read_yaml
 
 from .los import default_table as default_los_table
 
@@ -90,60 +90,17 @@ class MoveTable:
         return units
 
 
-class _Reader:
-    """Typed access to one YAML mapping, raising DataError with the file and line."""
-
-    def __init__(self, path: Path | str, data: Any, where: str = "") -> None:
-        if not isinstance(data, dict):
-            raise DataError(path, getattr(data, "line", None), f"{where or 'the file'} must be a mapping")
-        self.path, self.data, self.where = path, data, where
-
-    def line(self, key: str) -> int | None:
-        if isinstance(self.data, LineDict):
-            return self.data.key_lines.get(key, self.data.line)
-        return None
-
-    def fail(self, key: str, message: str) -> DataError:
-        name = f"{self.where}.{key}" if self.where else key
-        return DataError(self.path, self.line(key), f"{name}: {message}")
-
-    def only(self, *keys: str) -> None:
-        unknown = sorted(str(k) for k in set(self.data) - set(keys))
-        if unknown:
-            raise self.fail(unknown[0], f"unknown key (known: {', '.join(keys)})")
-
-    def get(self, key: str) -> Any:
-        if key not in self.data:
-            raise self.fail(key, "missing")
-        return self.data[key]
-
-    def sub(self, key: str) -> _Reader:
-        return _Reader(self.path, self.get(key), f"{self.where}.{key}" if self.where else key)
-
-    def whole(self, key: str, *, minimum: int = 0) -> int:
-        value = self.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(key, f"must be a whole number >= {minimum}, got {value!r}")
-        return value
-
-    def word(self, key: str) -> str:
-        value = self.get(key)
-        if not isinstance(value, str) or not value:
-            raise self.fail(key, f"must be a word, got {value!r}")
-        return value
-
-    def words(self, key: str) -> frozenset[str]:
-        value = self.get(key)
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise self.fail(key, f"must be a list of words, got {value!r}")
-        return frozenset(value)
+class _Reader(Reader):
+    """The reader of ``movement.yaml``: a Reader that also reads movement rates."""
 
     def rate(self, key: str) -> Rate:
+        """``{ap: N, inches: M}``: N action points for up to M inches."""
         spec = self.sub(key)
         spec.only("ap", "inches")
         return Rate(spec.whole("ap"), spec.whole("inches", minimum=1))
 
     def rates(self, key: str) -> dict[str, Rate]:
+        """A mapping of names to rates."""
         spec = self.sub(key)
         return {str(k): spec.rate(str(k)) for k in spec.data}
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -42,6 +42,7 @@ import numpy as np
 import shapely
 
 from tabletop.board import Map
+from tabletop.datareader import Reader
 from tabletop.hexgrid import DIRECTIONS, Hex, LabelError, Layout, Traversal, distance, neighbors, traverse
 from tabletop.yamlfile import DataError, LineDict, LineList, parse_yaml
 
@@ -97,63 +98,29 @@ class FieldsConfig:
         return next((o for o in self.overrides if o.key == key), None)
 
 
-class _Reader:
+class _Reader(Reader):
     """Validation of ``fields.yaml``; every DataError names the line."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def fail(self, line: int | None, message: str) -> DataError:
-        return DataError(self.path, line, message)
-
-    def mapping(self, node: Any, where: str, line: int | None, keys: Sequence[str] | None) -> LineDict:
-        if not isinstance(node, LineDict):
-            raise self.fail(line, f"{where} must be a mapping")
-        for key in node:
-            if keys is not None and key not in keys:
-                raise self.fail(
-                    node.key_lines[key], f"{where}: unknown key {key!r} (known: {', '.join(keys)})"
-                )
-        return node
-
-    def need(self, node: LineDict, keys: Sequence[str], where: str) -> None:
-        for key in keys:
-            if key not in node:
-                raise self.fail(node.line, f"{where}: `{key}:` is missing")
-
-    def words(self, node: LineDict, key: str, where: str) -> tuple[str, ...]:
-        value = node[key]
-        if not isinstance(value, LineList) or not all(isinstance(w, str) and w for w in value):
-            raise self.fail(node.key_lines[key], f"{where}.{key} must be a list of words")
-        return tuple(value)
-
-    def whole(self, node: LineDict, key: str, where: str, least: int) -> int:
-        value = node[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise self.fail(node.key_lines[key], f"{where}.{key} must be a whole number, {least} or more")
-        return value
 
     def arc(self, node: LineDict, where: str) -> float:
         value = node["arc"]
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 360:
-            raise self.fail(
+            raise self.error(
                 node.key_lines["arc"], f"{where}.arc must be a number of degrees above 0, at most 360"
             )
         return float(value)
 
     def bands(self, node: Any, where: str, line: int | None) -> tuple[int, int, int]:
-        node = self.mapping(node, where, line, INTENSITIES)
-        self.need(node, INTENSITIES, where)
-        intense, steady, sporadic = (self.whole(node, k, where, 0) for k in INTENSITIES)
+        node = self.mapping(node, where, line, INTENSITIES, INTENSITIES)
+        intense, steady, sporadic = (self.whole_in(node, k, where, 0) for k in INTENSITIES)
         if not intense <= steady <= sporadic or sporadic < 1:
-            raise self.fail(
+            raise self.error(
                 line, f"{where}: need intense <= steady <= sporadic and sporadic >= 1 (ranges in hexes)"
             )
         return intense, steady, sporadic
 
     def label(self, value: Any, where: str, line: int | None) -> str:
         if not isinstance(value, str) or not value.isdigit():
-            raise self.fail(line, f'{where}: {value!r} is not a hex label such as "3512" (quote it)')
+            raise self.error(line, f'{where}: {value!r} is not a hex label such as "3512" (quote it)')
         return value
 
     def override(self, key: str, node: Any, line: int | None) -> PositionOverride:
@@ -174,19 +141,19 @@ class _Reader:
             for label, value in table.items():
                 at = table.key_lines[label]
                 if value not in INTENSITIES:
-                    raise self.fail(at, f"{where}.add: {value!r} must be one of {', '.join(INTENSITIES)}")
+                    raise self.error(at, f"{where}.add: {value!r} must be one of {', '.join(INTENSITIES)}")
                 add.append((self.label(label, f"{where}.add", at), value))
         remove: list[str] = []
         if "remove" in node:
             items = node["remove"]
             if not isinstance(items, LineList):
-                raise self.fail(node.key_lines["remove"], f"{where}.remove must be a list of hex labels")
+                raise self.error(node.key_lines["remove"], f"{where}.remove must be a list of hex labels")
             remove = [
                 self.label(v, f"{where}.remove", at) for v, at in zip(items, items.item_lines, strict=True)
             ]
         return PositionOverride(key, line or 0, bands, arc, toward, tuple(add), tuple(remove))
 
-    def config(self, data: Any) -> FieldsConfig:
+    def config(self) -> FieldsConfig:
         keys = (
             "projected_by",
             "bands",
@@ -197,42 +164,38 @@ class _Reader:
             "line_of_sight",
             "positions",
         )
-        top = self.mapping(data, "the file", 1, keys)
-        self.need(top, keys[:-1], "the file")
-        masking = self.mapping(
-            top["masking"], "masking", top.key_lines["masking"], ("climb", "crest", "screen")
-        )
-        self.need(masking, ("climb", "crest", "screen"), "masking")
-        terrain = self.mapping(top["terrain"], "terrain", top.key_lines["terrain"], ("beach", "high_ground"))
-        self.need(terrain, ("beach", "high_ground"), "terrain")
-        los = self.mapping(
-            top["line_of_sight"], "line_of_sight", top.key_lines["line_of_sight"], ("german_side",)
-        )
-        self.need(los, ("german_side",), "line_of_sight")
+        top = self.mapping(self.data, "the file", 1, keys, keys[:-1])
+
+        def block(key: str, keys: tuple[str, ...]) -> LineDict:
+            return self.mapping(top[key], key, top.key_lines[key], keys, keys)
+
+        masking = block("masking", ("climb", "crest", "screen"))
+        terrain = block("terrain", ("beach", "high_ground"))
+        los = block("line_of_sight", ("german_side",))
         if not isinstance(los["german_side"], str) or not los["german_side"]:
-            raise self.fail(los.key_lines["german_side"], "line_of_sight.german_side must be a word")
+            raise self.error(los.key_lines["german_side"], "line_of_sight.german_side must be a word")
         positions = self.mapping(
             top.get("positions", LineDict()), "positions", top.key_lines.get("positions"), None
         )
         return FieldsConfig(
-            projected_by=self.words(top, "projected_by", "the file"),
+            projected_by=self.words_in(top, "projected_by", "the file"),
             bands=self.bands(top["bands"], "bands", top.key_lines["bands"]),
             arc=self.arc(top, "the file"),
-            all_round=self.whole(top, "all_round", "the file", 0),
-            climb=frozenset(self.words(masking, "climb", "masking")),
-            crest=frozenset(self.words(masking, "crest", "masking")),
-            screen=frozenset(self.words(masking, "screen", "masking")),
-            beach=frozenset(self.words(terrain, "beach", "terrain")),
-            high_ground=frozenset(self.words(terrain, "high_ground", "terrain")),
+            all_round=self.whole_in(top, "all_round", "the file", 0),
+            climb=frozenset(self.words_in(masking, "climb", "masking")),
+            crest=frozenset(self.words_in(masking, "crest", "masking")),
+            screen=frozenset(self.words_in(masking, "screen", "masking")),
+            beach=frozenset(self.words_in(terrain, "beach", "terrain")),
+            high_ground=frozenset(self.words_in(terrain, "high_ground", "terrain")),
             german_side=los["german_side"],
             overrides=tuple(self.override(k, v, positions.key_lines[k]) for k, v in positions.items()),
-            path=self.path,
+            path=str(self.path),
         )
 
 
 def read_config(text: str, path: str = DATA) -> FieldsConfig:
     """Validate the text of a ``fields.yaml``; DataError names the line of any problem."""
-    return _Reader(path).config(parse_yaml(text, path))
+    return _Reader(path, parse_yaml(text, path), line=1).config()
 
 
 @cache

@@ -39,13 +39,14 @@ from importlib import resources
 from itertools import pairwise
 from math import gcd
 from types import MappingProxyType
-from typing import Any, Literal, cast, get_args
+from typing import Literal, cast, get_args
 
 from tabletop.board import Map
+from tabletop.datareader import Reader
 from tabletop.engine.movement import BaseMovePolicy, MoveModel, Reach
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, neighbors
-from tabletop.yamlfile import DataError, LineDict, LineList, parse_yaml
+from tabletop.yamlfile import LineDict, parse_yaml
 
 from .fields import GAME, FieldsConfig, Intensity, default_config, fields, position_keys
 
@@ -148,68 +149,39 @@ class MoveRules:
         return self.control.full_steps.get(piece.type, 1)
 
 
-class _Reader:
+class _Reader(Reader):
     """Validation of ``movement.yaml``; every DataError names the line."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def fail(self, line: int | None, message: str) -> DataError:
-        return DataError(self.path, line, message)
-
-    def mapping(self, parent: LineDict, key: str, where: str, keys: Sequence[str] | None = None) -> LineDict:
+    def block(self, parent: LineDict, key: str, where: str, keys: Sequence[str] | None = None) -> LineDict:
+        """``parent[key]`` as a mapping with exactly ``keys`` (any keys if None)."""
         if key not in parent:
-            raise self.fail(parent.line, f"{where}: `{key}:` is missing")
-        node = parent[key]
+            raise self.error(parent.line, f"{where}: `{key}:` is missing")
         here = f"{where}.{key}" if where != "the file" else key
-        if not isinstance(node, LineDict):
-            raise self.fail(parent.key_lines[key], f"{here} must be a mapping")
-        for k in node:
-            if keys is not None and k not in keys:
-                raise self.fail(node.key_lines[k], f"{here}: unknown key {k!r} (known: {', '.join(keys)})")
-        if keys is not None:
-            for k in keys:
-                if k not in node:
-                    raise self.fail(node.line, f"{here}: `{k}:` is missing")
-        return node
+        return self.mapping(parent[key], here, parent.key_lines[key], keys, keys or ())
 
-    def word(self, parent: LineDict, key: str, where: str) -> str:
-        value = parent.get(key)
-        if not isinstance(value, str) or not value:
-            raise self.fail(parent.key_lines.get(key, parent.line), f"{where}.{key} must be a word")
-        return value
-
-    def words(
-        self, parent: LineDict, key: str, where: str, among: Sequence[str] | None = None
+    def words_in(
+        self, node: LineDict, key: str, where: str, among: Sequence[str] | None = None
     ) -> tuple[str, ...]:
-        value = parent.get(key)
-        line = parent.key_lines.get(key, parent.line)
-        if not isinstance(value, LineList) or not all(isinstance(w, str) and w for w in value):
-            raise self.fail(line, f"{where}.{key} must be a list of words")
+        """``node[key]`` as a list of words, each one of ``among`` if given."""
+        value = super().words_in(node, key, where)
         for w in value:
             if among is not None and w not in among:
-                raise self.fail(line, f"{where}.{key}: {w!r} must be one of {', '.join(among)}")
-        return tuple(value)
-
-    def whole(self, parent: LineDict, key: str, where: str, least: int) -> int:
-        value = parent.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise self.fail(
-                parent.key_lines.get(key, parent.line),
-                f"{where}.{key} must be a whole number, {least} or more",
-            )
+                raise self.error(
+                    node.key_lines.get(key, node.line),
+                    f"{where}.{key}: {w!r} must be one of {', '.join(among)}",
+                )
         return value
 
     def table(self, top: LineDict, key: str) -> dict[str, Mapping[UnitClass, Permission]]:
-        node = self.mapping(top, key, "the file")
+        node = self.block(top, key, "the file")
         out: dict[str, Mapping[UnitClass, Permission]] = {}
         for name in node:
-            row = self.mapping(node, name, key, CLASSES)
+            row = self.block(node, name, key, CLASSES)
             cells: dict[UnitClass, Permission] = {}
             for cls in CLASSES:
                 value = row[cls]
                 if value not in PERMISSIONS:
-                    raise self.fail(
+                    raise self.error(
                         row.key_lines[cls],
                         f"{key}.{name}.{cls}: {value!r} must be one of {', '.join(PERMISSIONS)}",
                     )
@@ -218,10 +190,10 @@ class _Reader:
         return out
 
     def by_mode(self, top: LineDict, key: str) -> dict[Mode, LineDict]:
-        node = self.mapping(top, key, "the file", MODES)
-        return {mode: self.mapping(node, mode, key) for mode in MODES}
+        node = self.block(top, key, "the file", MODES)
+        return {mode: self.block(node, mode, key) for mode in MODES}
 
-    def config(self, data: Any) -> MoveRules:
+    def config(self) -> MoveRules:
         keys = (
             "us_side",
             "classes",
@@ -240,41 +212,42 @@ class _Reader:
             "control",
             "communication",
         )
+        data = self.data
         if not isinstance(data, LineDict):
-            raise self.fail(1, "the file must be a mapping")
+            raise self.error(1, "the file must be a mapping")
         for k in data:
             if k not in keys:
-                raise self.fail(data.key_lines[k], f"unknown key {k!r} (known: {', '.join(keys)})")
+                raise self.error(data.key_lines[k], f"unknown key {k!r} (known: {', '.join(keys)})")
         for k in keys:
             if k not in data:
-                raise self.fail(1, f"`{k}:` is missing")
+                raise self.error(1, f"`{k}:` is missing")
 
-        classes_node = self.mapping(data, "classes", "the file", CLASSES)
+        classes_node = self.block(data, "classes", "the file", CLASSES)
         classes: dict[str, UnitClass] = {}
         for cls in CLASSES:
-            for t in self.words(classes_node, cls, "classes"):
+            for t in self.words_in(classes_node, cls, "classes"):
                 if t in classes:
-                    raise self.fail(classes_node.key_lines[cls], f"classes: type {t!r} is in two classes")
+                    raise self.error(classes_node.key_lines[cls], f"classes: type {t!r} is in two classes")
                 classes[t] = cls
         units = tuple(classes)
         groups = (*CLASSES, *units)
 
-        roads = self.words(data, "roads", "the file")
+        roads = self.words_in(data, "roads", "the file")
         speed: dict[Mode, Mapping[UnitClass, int]] = {}
         for mode, node in self.by_mode(data, "speed").items():
-            self.mapping(data["speed"], mode, "speed", CLASSES)
-            speed[mode] = MappingProxyType({c: self.whole(node, c, f"speed.{mode}", 1) for c in CLASSES})
+            self.block(data["speed"], mode, "speed", CLASSES)
+            speed[mode] = MappingProxyType({c: self.whole_in(node, c, f"speed.{mode}", 1) for c in CLASSES})
         road_speed: dict[Mode, Mapping[str, Mapping[str, int]]] = {}
         for mode, node in self.by_mode(data, "road_speed").items():
             entry: dict[str, Mapping[str, int]] = {}
             for group in node:
                 if group not in groups:
-                    raise self.fail(
+                    raise self.error(
                         node.key_lines[group], f"road_speed.{mode}: {group!r} is not a class or type"
                     )
-                row = self.mapping(node, group, f"road_speed.{mode}", roads)
+                row = self.block(node, group, f"road_speed.{mode}", roads)
                 entry[group] = MappingProxyType(
-                    {r: self.whole(row, r, f"road_speed.{mode}.{group}", 1) for r in row}
+                    {r: self.whole_in(row, r, f"road_speed.{mode}.{group}", 1) for r in row}
                 )
             road_speed[mode] = MappingProxyType(entry)
         must_stop: dict[Mode, Mapping[str, MustStop]] = {}
@@ -282,66 +255,66 @@ class _Reader:
             stops: dict[str, MustStop] = {}
             for group in node:
                 if group not in groups:
-                    raise self.fail(
+                    raise self.error(
                         node.key_lines[group], f"must_stop.{mode}: {group!r} is not a class or type"
                     )
-                row = self.mapping(node, group, f"must_stop.{mode}", None)
+                row = self.block(node, group, f"must_stop.{mode}", None)
                 where = f"must_stop.{mode}.{group}"
                 for k in row:
                     if k not in ("fields", "terrain"):
-                        raise self.fail(
+                        raise self.error(
                             row.key_lines[k], f"{where}: unknown key {k!r} (known: fields, terrain)"
                         )
                 found = (
-                    self.words(row, "fields", where, ("intense", "steady", "sporadic"))
+                    self.words_in(row, "fields", where, ("intense", "steady", "sporadic"))
                     if "fields" in row
                     else ()
                 )
-                terrain = self.words(row, "terrain", where) if "terrain" in row else ()
+                terrain = self.words_in(row, "terrain", where) if "terrain" in row else ()
                 stops[group] = MustStop(cast("frozenset[Intensity]", frozenset(found)), frozenset(terrain))
             must_stop[mode] = MappingProxyType(stops)
 
-        active = self.mapping(data, "active_positions", "the file", ("silenced_by",))
-        infiltration = self.mapping(data, "infiltration", "the file", ("alone_prohibited",))
-        status_node = self.mapping(data, "status", "the file", STATUS_KEYS)
-        climb = self.mapping(data, "climb", "the file", ("extended_needs_no_climb_marker",))
+        active = self.block(data, "active_positions", "the file", ("silenced_by",))
+        infiltration = self.block(data, "infiltration", "the file", ("alone_prohibited",))
+        status_node = self.block(data, "status", "the file", STATUS_KEYS)
+        climb = self.block(data, "climb", "the file", ("extended_needs_no_climb_marker",))
         no_marker = climb["extended_needs_no_climb_marker"]
         if not isinstance(no_marker, bool):
-            raise self.fail(climb.key_lines["extended_needs_no_climb_marker"], "must be true or false")
-        immobile = self.mapping(data, "immobile", "the file")
+            raise self.error(climb.key_lines["extended_needs_no_climb_marker"], "must be true or false")
+        immobile = self.block(data, "immobile", "the file")
         for t in immobile:
             if t not in units:
-                raise self.fail(immobile.key_lines[t], f"immobile: {t!r} is not a type in classes")
-            self.word(immobile, t, "immobile")
-        stacking = self.mapping(data, "stacking", "the file", ("limit", "free"))
+                raise self.error(immobile.key_lines[t], f"immobile: {t!r} is not a type in classes")
+            self.word_in(immobile, t, "immobile")
+        stacking = self.block(data, "stacking", "the file", ("limit", "free"))
 
-        control = self.mapping(
+        control = self.block(
             data,
             "control",
             "the file",
             ("none", "adjacent", "high_ground", "not_upward", "afloat", "full_steps"),
         )
-        adjacent = self.mapping(control, "adjacent", "control")
-        high = self.mapping(control, "high_ground", "control", ("from", "over"))
-        low = self.mapping(control, "not_upward", "control", ("from", "to"))
-        full = self.mapping(control, "full_steps", "control")
+        adjacent = self.block(control, "adjacent", "control")
+        high = self.block(control, "high_ground", "control", ("from", "over"))
+        low = self.block(control, "not_upward", "control", ("from", "to"))
+        full = self.block(control, "full_steps", "control")
         for table_name, table in (("adjacent", adjacent), ("full_steps", full)):
             for t in table:
                 if t not in units:
-                    raise self.fail(
+                    raise self.error(
                         table.key_lines[t], f"control.{table_name}: {t!r} is not a type in classes"
                     )
-        comm = self.mapping(
+        comm = self.block(
             data,
             "communication",
             "the file",
             ("exits", "blocked_terrain", "blocked_next_to", "pass_controlled"),
         )
-        next_to = self.mapping(comm, "blocked_next_to", "communication")
-        passing = self.mapping(comm, "pass_controlled", "communication", ("position_kind", "terrain"))
+        next_to = self.block(comm, "blocked_next_to", "communication")
+        passing = self.block(comm, "pass_controlled", "communication", ("position_kind", "terrain"))
 
         return MoveRules(
-            us_side=self.word(data, "us_side", "the file"),
+            us_side=self.word_in(data, "us_side", "the file"),
             classes=MappingProxyType(classes),
             terrain=MappingProxyType(self.table(data, "terrain")),
             hexsides=MappingProxyType(self.table(data, "hexsides")),
@@ -349,44 +322,49 @@ class _Reader:
             speed=MappingProxyType(speed),
             road_speed=MappingProxyType(road_speed),
             must_stop=MappingProxyType(must_stop),
-            silenced_by=frozenset(self.words(active, "silenced_by", "active_positions")),
+            silenced_by=frozenset(self.words_in(active, "silenced_by", "active_positions")),
             infiltration_alone_prohibited=cast(
                 "frozenset[UnitClass]",
-                frozenset(self.words(infiltration, "alone_prohibited", "infiltration", CLASSES)),
+                frozenset(self.words_in(infiltration, "alone_prohibited", "infiltration", CLASSES)),
             ),
-            status=MappingProxyType({k: self.word(status_node, k, "status") for k in STATUS_KEYS}),
+            status=MappingProxyType({k: self.word_in(status_node, k, "status") for k in STATUS_KEYS}),
             extended_needs_no_climb_marker=no_marker,
             immobile=MappingProxyType(dict(immobile)),
-            stacking_limit=self.whole(stacking, "limit", "stacking", 1),
-            stacking_free=frozenset(self.words(stacking, "free", "stacking", units)),
+            stacking_limit=self.whole_in(stacking, "limit", "stacking", 1),
+            stacking_free=frozenset(self.words_in(stacking, "free", "stacking", units)),
             control=ControlRules(
-                none=frozenset(self.words(control, "none", "control", units)),
+                none=frozenset(self.words_in(control, "none", "control", units)),
                 adjacent=MappingProxyType(
-                    {t: self.whole(adjacent, t, "control.adjacent", 0) for t in adjacent}
+                    {t: self.whole_in(adjacent, t, "control.adjacent", 0) for t in adjacent}
                 ),
-                high_from=frozenset(self.words(high, "from", "control.high_ground")),
-                high_over=frozenset(self.words(high, "over", "control.high_ground")),
-                low_from=frozenset(self.words(low, "from", "control.not_upward")),
-                low_not_to=frozenset(self.words(low, "to", "control.not_upward")),
-                afloat=frozenset(self.words(control, "afloat", "control")),
-                full_steps=MappingProxyType({t: self.whole(full, t, "control.full_steps", 1) for t in full}),
+                high_from=frozenset(self.words_in(high, "from", "control.high_ground")),
+                high_over=frozenset(self.words_in(high, "over", "control.high_ground")),
+                low_from=frozenset(self.words_in(low, "from", "control.not_upward")),
+                low_not_to=frozenset(self.words_in(low, "to", "control.not_upward")),
+                afloat=frozenset(self.words_in(control, "afloat", "control")),
+                full_steps=MappingProxyType(
+                    {t: self.whole_in(full, t, "control.full_steps", 1) for t in full}
+                ),
             ),
             communication=CommunicationRules(
-                exits=self.word(comm, "exits", "communication"),
-                blocked_terrain=frozenset(self.words(comm, "blocked_terrain", "communication")),
+                exits=self.word_in(comm, "exits", "communication"),
+                blocked_terrain=frozenset(self.words_in(comm, "blocked_terrain", "communication")),
                 blocked_next_to=MappingProxyType(
-                    {k: frozenset(self.words(next_to, k, "communication.blocked_next_to")) for k in next_to}
+                    {
+                        k: frozenset(self.words_in(next_to, k, "communication.blocked_next_to"))
+                        for k in next_to
+                    }
                 ),
-                pass_kind=self.word(passing, "position_kind", "communication.pass_controlled"),
-                pass_terrain=frozenset(self.words(passing, "terrain", "communication.pass_controlled")),
+                pass_kind=self.word_in(passing, "position_kind", "communication.pass_controlled"),
+                pass_terrain=frozenset(self.words_in(passing, "terrain", "communication.pass_controlled")),
             ),
-            path=self.path,
+            path=str(self.path),
         )
 
 
 def read_rules(text: str, path: str = DATA) -> MoveRules:
     """Validate the text of a ``movement.yaml``; DataError names the line of any problem."""
-    return _Reader(path).config(parse_yaml(text, path))
+    return _Reader(path, parse_yaml(text, path), line=1).config()
 
 
 @cache
