@@ -25,6 +25,7 @@ tabletop.yamlfile.DataError: t.yaml: roads: must be a whole number >= 0, got ['t
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -177,4 +178,51 @@ class Reader:
         value = node.get(key)
         if not isinstance(value, str) or not value:
             raise self.error(node.key_lines.get(key, node.line), f"{dotted(where, key)} must be {what}")
+        return value
+
+
+class Collector:
+    """The other way to check a file: collect every problem in one pass (a player sees
+    them all at once) rather than stop at the first. Checks return None where a value is
+    unusable; the caller raises ``DataErrors(errors)`` at the end if there are any.
+    Used by the map and counter-sheet loaders, which add their own checks."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.errors: list[DataError] = []
+
+    def fail(self, line: int | None, message: str) -> None:
+        self.errors.append(DataError(self.path, line, message))
+
+    @staticmethod
+    def line_of(container: Any, key: Any) -> int | None:
+        """The line of a key of a mapping or an item of a list (the container's own line
+        when the key is missing), or None for plain data."""
+        if isinstance(container, LineDict):
+            return container.key_lines.get(key, container.line)
+        if isinstance(container, LineList) and isinstance(key, int):
+            return container.item_lines[key] if 0 <= key < len(container) else container.line
+        return None
+
+    def known_keys(self, d: LineDict, allowed: tuple[str, ...], where: str) -> None:
+        """Report every key of ``d`` not in ``allowed`` (a typo would otherwise be ignored)."""
+        for key in d:
+            if key not in allowed:
+                self.unknown_key(d, key, allowed, where)
+
+    def unknown_key(self, d: LineDict, key: Any, allowed: tuple[str, ...], where: str) -> None:
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"{where} takes: {', '.join(allowed)}"
+        self.fail(self.line_of(d, key), f"unknown key {key!r} in {where}; {hint}")
+
+    def mapping(self, d: LineDict, key: str, where: str, required: bool = False) -> LineDict | None:
+        """The mapping under ``key``, or None (reported if it is required or not a mapping)."""
+        value = d.get(key)
+        if value is None:
+            if required:
+                self.fail(self.line_of(d, key), f"{where} needs a `{key}:` block")
+            return None
+        if not isinstance(value, LineDict):
+            self.fail(self.line_of(d, key), f"`{key}` in {where} must be a mapping of `name: value` lines")
+            return None
         return value

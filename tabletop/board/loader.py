@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from tabletop.datareader import Collector
 from tabletop.hexgrid import (
     OFFSET_SYSTEMS,
     Hex,
@@ -25,7 +26,7 @@ from tabletop.hexgrid import (
     hexside,
 )
 from tabletop.shipped import open_data
-from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList
+from tabletop.yamlfile import DataErrors, LineDict, LineList
 
 from .model import HexFeature, HexsideFeature, Map, Region, TerrainType
 
@@ -57,41 +58,8 @@ def load_map(source: str | Path) -> Map:
     return build_map(data, path)
 
 
-class _Check:
-    """Collects problems for one file; helpers return None where a value is unusable."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.errors: list[DataError] = []
-
-    def fail(self, line: int | None, message: str) -> None:
-        self.errors.append(DataError(self.path, line, message))
-
-    @staticmethod
-    def line_of(container: Any, key: Any) -> int | None:
-        if isinstance(container, LineDict):
-            return container.key_lines.get(key, container.line)
-        if isinstance(container, LineList):
-            return container.item_lines[key] if 0 <= key < len(container) else container.line
-        return None
-
-    def known_keys(self, d: LineDict, allowed: tuple[str, ...], where: str) -> None:
-        for key in d:
-            if key not in allowed:
-                close = difflib.get_close_matches(str(key), allowed, n=1)
-                hint = f"did you mean {close[0]!r}?" if close else f"{where} takes: {', '.join(allowed)}"
-                self.fail(self.line_of(d, key), f"unknown key {key!r} in {where}; {hint}")
-
-    def mapping(self, d: LineDict, key: str, where: str, required: bool = False) -> LineDict | None:
-        value = d.get(key)
-        if value is None:
-            if required:
-                self.fail(self.line_of(d, key), f"{where} needs a `{key}:` block")
-            return None
-        if not isinstance(value, LineDict):
-            self.fail(self.line_of(d, key), f"`{key}` in {where} must be a mapping of `name: value` lines")
-            return None
-        return value
+class _Check(Collector):
+    """Collects problems for one map file; helpers return None where a value is unusable."""
 
     def text(self, d: LineDict, key: str, where: str, required: bool = False) -> str | None:
         value = d.get(key)

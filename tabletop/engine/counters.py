@@ -30,8 +30,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from tabletop.datareader import Collector
 from tabletop.shipped import open_data
-from tabletop.yamlfile import DataError, DataErrors, LineDict
+from tabletop.yamlfile import DataErrors, LineDict
 
 Shape = Literal["counter", "token"]
 Placement = Literal["unit", "hex"]
@@ -191,45 +192,18 @@ def load_counters(source: str | Path) -> Counters:
     return build_counters(data, path)
 
 
-class _Check:
-    """Collects the problems of one file."""
+class _Check(Collector):
+    """Collects the problems of one counters file."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.errors: list[DataError] = []
-
-    def fail(self, line: int | None, message: str) -> None:
-        self.errors.append(DataError(self.path, line, message))
-
-    @staticmethod
-    def line_of(d: Any, key: Any) -> int | None:
-        if isinstance(d, LineDict):
-            return d.key_lines.get(key, d.line)
-        return None
-
-    def known_keys(self, d: LineDict, allowed: tuple[str, ...], where: str) -> None:
-        for key in d:
-            if isinstance(key, bool):
-                self.fail(
-                    self.line_of(d, key),
-                    f"a key reads as {key} in {where}: YAML takes a bare on/off/yes/no as true or "
-                    f"false; {where} takes: {', '.join(allowed)}",
-                )
-            elif key not in allowed:
-                close = difflib.get_close_matches(str(key), allowed, n=1)
-                hint = f"did you mean {close[0]!r}?" if close else f"{where} takes: {', '.join(allowed)}"
-                self.fail(self.line_of(d, key), f"unknown key {key!r} in {where}; {hint}")
-
-    def mapping(self, d: LineDict, key: str, where: str, *, required: bool = False) -> LineDict | None:
-        value = d.get(key)
-        if value is None:
-            if required:
-                self.fail(self.line_of(d, key), f"{where} needs a `{key}:` block")
-            return None
-        if not isinstance(value, LineDict):
-            self.fail(self.line_of(d, key), f"`{key}` in {where} must be a mapping of `name: value` lines")
-            return None
-        return value
+    def unknown_key(self, d: LineDict, key: Any, allowed: tuple[str, ...], where: str) -> None:
+        if isinstance(key, bool):  # `on:` and friends, read by YAML as true/false
+            self.fail(
+                self.line_of(d, key),
+                f"a key reads as {key} in {where}: YAML takes a bare on/off/yes/no as true or "
+                f"false; {where} takes: {', '.join(allowed)}",
+            )
+        else:
+            super().unknown_key(d, key, allowed, where)
 
     def text(self, d: LineDict, key: str, where: str, *, required: bool = False,
              longest: int | None = None) -> str | None:  # fmt: skip
