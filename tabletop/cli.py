@@ -48,6 +48,19 @@ def _open_map(source: str) -> Map:
     return opened.board if isinstance(opened, Scenario) else opened
 
 
+def locate(state: MapState, text: str, what: str) -> tuple[Hex, Piece | None]:
+    """A FROM/TO argument: a hex label on the map, or a unit id in the scenario."""
+    try:
+        return state.board.hex_of(text), None
+    except LabelError as exc:
+        for p in state.pieces():
+            if p.id == text and p.kind == "unit":
+                return p.hex, p
+        ids = [p.id for p in state.pieces() if p.kind == "unit"]
+        hint = f"; units here: {', '.join(ids[:12])}" if ids else ""
+        raise CliError(f"{what} {text!r}: {exc}, and no unit has that id{hint}") from None
+
+
 class _Table:
     """What a LOS command works on: the live state, the policy and the conditions."""
 
@@ -66,16 +79,7 @@ class _Table:
         self.board = self.state.board
 
     def where(self, text: str, what: str) -> tuple[Hex, Piece | None]:
-        """A FROM/TO argument: a hex label on the map, or a unit id in the scenario."""
-        try:
-            return self.board.hex_of(text), None
-        except LabelError as exc:
-            for p in self.state.pieces():
-                if p.id == text and p.kind == "unit":
-                    return p.hex, p
-            ids = [p.id for p in self.state.pieces() if p.kind == "unit"]
-            hint = f"; units here: {', '.join(ids[:12])}" if ids else ""
-            raise CliError(f"{what} {text!r}: {exc}, and no unit has that id{hint}") from None
+        return locate(self.state, text, what)
 
     def query(self, a: str, b: str, args: argparse.Namespace) -> LosQuery:
         src, viewer = self.where(a, "FROM")
@@ -280,18 +284,16 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     app = open_table(args.map, rules=args.rules, size=args.size)
     overlays = app.overlay_component()
-    table = _Table.__new__(_Table)  # reuse FROM/TO parsing on the app's own state
-    table.state, table.board = app.state, app.board
     if args.los:
-        a, _ = table.where(args.los[0], "--los FROM")
-        b, _ = table.where(args.los[1], "--los TO")
+        a, _ = locate(app.state, args.los[0], "--los FROM")
+        b, _ = locate(app.state, args.los[1], "--los TO")
         overlays.set_los(app, a, b)
     if args.reach:
         if args.reach not in {p.id for p in app.state.pieces() if p.kind == "unit"}:
             raise CliError(f"--reach {args.reach!r}: no unit with that id here")
         overlays.show_reach(app, args.reach)
     if args.viewshed:
-        h, _ = table.where(args.viewshed, "--viewshed")
+        h, _ = locate(app.state, args.viewshed, "--viewshed")
         overlays.show_viewshed(app, h)
     out = Path(args.out)
     if not out.parent.is_dir():
@@ -429,6 +431,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _rules_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+
+
+def _sight_options(p: argparse.ArgumentParser) -> None:
+    """The options a line of sight or a viewshed shares: the looker's level, darkness."""
+    p.add_argument("--from-level", type=int, help="level at FROM (default: ground + the unit's level)")
+    p.add_argument("--night", action="store_true", help="darkness (games with night rules)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop",
@@ -444,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
         "scenario", nargs="?", help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})"
     )
     p.add_argument("--size", type=_size, default=(1280, 800), help="window size WxH (default 1280x800)")
-    p.add_argument("--rules", help="rule system (default: the map's); 'free' for free play")
+    _rules_option(p)
     p.add_argument("--frames", type=_positive, help="close after this many frames (scripted checks)")
     p.set_defaults(func=cmd_play)
 
@@ -455,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="draw the line-of-sight thread")
     p.add_argument("--reach", metavar="UNIT", help="shade where this unit may move")
     p.add_argument("--viewshed", metavar="FROM", help="shade what this hex or unit sees")
-    p.add_argument("--rules", help="rule system (default: the map's); 'free' for free play")
+    _rules_option(p)
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser(
@@ -478,10 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("frm", nargs="?", metavar="FROM", help="hex label or unit id")
     p.add_argument("to", nargs="?", metavar="TO", help="hex label or unit id")
     p.add_argument("--pairs", metavar="FILE", help="file of 'FROM TO' lines; one answer a line")
-    p.add_argument("--from-level", type=int, help="level at FROM (default: ground + the unit's level)")
+    _sight_options(p)
     p.add_argument("--to-level", type=int, help="level at TO (default: ground + the unit's level)")
-    p.add_argument("--night", action="store_true", help="darkness (games with night rules)")
-    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    _rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON (one object a line with --pairs)")
     p.set_defaults(func=cmd_los)
 
@@ -489,9 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("map", help="map or scenario: path or bare shipped name")
     p.add_argument("frm", metavar="FROM", help="hex label or unit id")
     p.add_argument("--range", type=_positive, help="only hexes within this range")
-    p.add_argument("--from-level", type=int, help="level at FROM (default: ground + the unit's level)")
-    p.add_argument("--night", action="store_true", help="darkness (games with night rules)")
-    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    _sight_options(p)
+    _rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_viewshed)
 
@@ -509,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--budget", type=int, help="movement points (default: the rule system's for this unit)")
     p.add_argument("--to", help="also print the cheapest path to this hex")
-    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    _rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_reach)
 
