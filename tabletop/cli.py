@@ -21,7 +21,13 @@ from tabletop.engine.counters import is_counters_data, load_counters
 from tabletop.engine.los import LosPolicy, LosQuery, LosResult, line_of_sight
 from tabletop.engine.movement import must_stop_overlay, plan_move
 from tabletop.engine.pieces import MapState, Piece
-from tabletop.engine.scenario import Scenario, is_scenario_data, load_scenario, open_map_or_scenario
+from tabletop.engine.scenario import (
+    Scenario,
+    is_scenario_data,
+    load_scenario,
+    open_map_or_scenario,
+    setup_errors,
+)
 from tabletop.engine.viewshed import viewshed
 from tabletop.games import LOS_POLICIES, los_policy, move_policy
 from tabletop.hexgrid import Hex, LabelError
@@ -257,11 +263,29 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    import secrets
+
+    from tabletop.engine.savefile import SaveError, autosave_path
     from tabletop.ui.table import open_table
 
     source = args.scenario or DEFAULT_SCENARIO
-    app = open_table(source, rules=args.rules, size=args.size)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    load = Path(args.load) if args.load else None
+    autosave = Path(args.save) if args.save else autosave_path(Path(source).stem if not load else load.stem)
+    try:
+        app = open_table(
+            source, rules=args.rules, size=args.size, seed=seed, options=dict(args.option or []),
+            setup=args.setup, load=load, autosave=autosave,
+        )  # fmt: skip
+    except (SaveError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    game = app.play
     print(f"tabletop {__version__}: {app.title}; F1 lists the shortcuts")
+    if load is None:
+        print(f"seed {seed} (the same game again: tabletop play {source} --seed {seed})")
+    else:
+        print(f"loaded {load}: turn {game.state.turn}, {game.state.phase}, {len(game.entries)} log entries")
+    print(f"autosave after every phase, Ctrl+S: {autosave}")
     try:
         app.run(frames=args.frames)
     except pygame_error() as exc:
@@ -270,6 +294,15 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"with: tabletop render {source} --out table.png"
         ) from None
     return 0
+
+
+def _option(text: str) -> tuple[str, object]:
+    """KEY=VALUE for --option; true/false become yes-no values."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE, e.g. bombardment=heavy")
+    words: dict[str, object] = {"true": True, "yes": True, "false": False, "no": False}
+    return key, words.get(value.lower(), value)
 
 
 def pygame_error() -> type[Exception]:
@@ -374,6 +407,9 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
             s = load_scenario(path)
         except DataErrors as exc:
             return ("scenario", exc.errors)
+        conflicts = setup_errors(s)  # the setup must be possible under every option
+        if conflicts:
+            return ("scenario", conflicts)
         return (f"scenario: {s.name}, map {s.board.name}, {len(s.pieces)} pieces", [])
     if hasattr(data, "get") and "grid" in data:
         try:
@@ -458,6 +494,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=_size, default=(1280, 800), help="window size WxH (default 1280x800)")
     _rules_option(p)
     p.add_argument("--frames", type=_positive, help="close after this many frames (scripted checks)")
+    p.add_argument("--seed", type=int, help="dice seed (default: a random one, printed so the game can be replayed)")
+    p.add_argument("--load", metavar="SAVE", help="play on from a saved game (its own scenario and seed)")
+    p.add_argument("--save", metavar="FILE", help="where Ctrl+S and the autosave write (default ~/.tabletop/autosave/)")
+    p.add_argument(
+        "--option", type=_option, action="append", metavar="KEY=VALUE",
+        help="an optional rule of the scenario, e.g. --option bombardment=heavy (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--setup", choices=("auto", "manual"), default="auto",
+        help="auto: the solver sets up and turn 1 begins; manual: place the setup pieces from the tray",
+    )  # fmt: skip
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", help="draw the table to a PNG, no window needed")

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
 
 import pygame
 import pytest
 
+from tabletop.engine import savefile
+from tabletop.engine.actions import Action, generic_apply, generic_refusal
 from tabletop.engine.counters import SYMBOLS, UnitType, counters_for
+from tabletop.engine.dice import Dice
+from tabletop.engine.freeplay_rules import FreePlayRules
+from tabletop.engine.game import Game, Phase
 from tabletop.engine.pieces import Piece
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
+from tabletop.engine.state import GameState
 from tabletop.games import los_policy, move_policy
 from tabletop.hexgrid import Hex
 from tabletop.ui import counter_art as art
+from tabletop.ui import counters as counters_module
 from tabletop.ui import theme
 from tabletop.ui.app import App
-from tabletop.ui.counters import CounterLayer, rules_of
+from tabletop.ui.counters import PHASE_MOVES_ONLY, CounterLayer, rules_of
 
 BLUE = (86, 140, 200)  # the dogs-of-war counters' blue side
 SIZE = (900, 640)
@@ -26,11 +33,51 @@ def fonts() -> None:
     pygame.font.init()
 
 
-def table(source: str = "dogs-of-war-demo") -> tuple[App, CounterLayer]:
+class StubRules:
+    """A tiny rule system: a movement phase, then a fire phase; its own action is a move
+    in the movement phase (offered for a drag when ``drags`` is set)."""
+
+    name = "stub"
+    sides = ("blue", "red")
+    sequence = (Phase("move", "movement", "blue"), Phase("fire", "fire", "blue"))
+    undo_across_turns = True
+
+    def __init__(self, *, drags: bool = True) -> None:
+        if drags:
+            self.drag_action = self._drag_action
+
+    def _drag_action(self, state: GameState, piece_id: str, to: str, shift_held: bool) -> Action | None:
+        return {"do": "move", "piece": piece_id, "to": to} if state.phase == "move" else None
+
+    def begin_phase(self, state: GameState, dice: Dice) -> list[str]:
+        return []
+
+    def proposal(self, state: GameState) -> Action | None:
+        return None
+
+    def choices(self, state: GameState, side: str) -> list[Action]:
+        return [{"do": "end-phase"}]
+
+    def refusal(self, state: GameState, action: Action) -> str | None:
+        if action.get("do") != "move" or state.phase != "move":
+            return "the stub rules only move, in the movement phase"
+        return generic_refusal(state, action)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        return generic_apply(state, action, dice)
+
+    def outcome(self, state: GameState) -> str | None:
+        return None
+
+
+def table(
+    source: str = "dogs-of-war-demo", *, rules: StubRules | None = None, phase: str = "move"
+) -> tuple[App, CounterLayer]:
     opened = open_map_or_scenario(source)
     assert isinstance(opened, Scenario)
     state = opened.state()
     layer = CounterLayer()
+    game = None if rules is None else Game(rules, GameState(state, turn=1, phase=phase), 0)  # type: ignore[arg-type]
     app = App(
         state=state,
         title=opened.name,
@@ -38,6 +85,7 @@ def table(source: str = "dogs-of-war-demo") -> tuple[App, CounterLayer]:
         move_policy=move_policy(state, opened.rules),
         components=[layer],
         size=SIZE,
+        game=game,
     )
     app.camera.zoom = 1.0
     return app, layer
@@ -215,7 +263,8 @@ def test_dragging_a_counter_moves_it_and_draws_it_at_the_new_hex() -> None:
     look_at(app, "2005")
     drag(app, at(app, "2005"), at(app, "2107"))
     assert app.board.grid.label(app.state.piece("A1").hex) == "2107"
-    assert "A1 2005 -> 2107" in app.messages
+    assert "A1 moves to 2107" in app.messages
+    assert app.play.entries[-1].action == {"do": "move", "piece": "A1", "to": "2107"}
     surface = frame(app)
     assert count(surface, at(app, "2107"), BLUE) > 40
     assert count(surface, at(app, "2005"), BLUE) == 0
@@ -266,7 +315,7 @@ def test_alt_and_a_direction_key_moves_the_selected_counter_one_hex(key: int, to
     click(app, at(app, "2005"))
     press(app, key, pygame.KMOD_LALT)
     assert app.board.grid.label(app.state.piece("A1").hex) == to
-    assert app.messages[-1] == f"A1 2005 -> {to}"
+    assert app.messages[-1] == f"A1 moves to {to}"
 
 
 def test_a_keyboard_move_off_the_map_is_refused_with_a_message() -> None:
@@ -349,8 +398,9 @@ def test_remove_to_the_dead_pool_keeps_the_piece_app_wide() -> None:
     menu_click(app, layer, "Remove to the dead pool")
     with pytest.raises(KeyError):
         app.state.piece("A1")
-    assert [p.id for p in app.overlays["dead-pool"]] == ["A1"]
+    assert [p.id for p in app.play.state.box("dead")] == ["A1"]
     assert app.selected is None
+    assert app.messages[-1] == "A1 removed to the dead pool (1 there)"
 
 
 def test_the_menu_closes_with_escape_or_a_click_elsewhere() -> None:
@@ -496,7 +546,8 @@ def test_the_dead_pool_is_a_tray_tab_and_its_pieces_can_come_back() -> None:
     click(app, row.center)
     click(app, at(app, "2005"))
     assert app.board.grid.label(app.state.piece("A1").hex) == "2005"
-    assert app.overlays["dead-pool"] == []
+    assert app.play.state.box("dead") == []
+    assert app.play.entries[-1].action == {"do": "unbox", "box": "dead", "piece": "A1", "to": "2005"}
 
 
 def test_the_shortcuts_are_listed_for_the_help_overlay() -> None:
@@ -508,8 +559,124 @@ def test_the_shortcuts_are_listed_for_the_help_overlay() -> None:
 def test_a_status_or_marker_change_redraws_from_the_live_state() -> None:
     app, _ = table()
     look_at(app, "2205")
-    a2 = app.state.piece("A2")
-    app.state.update(replace(a2, status=a2.status | {"dead"}))
+    assert app.edit({"do": "status", "piece": "A2", "add": ["dead"]})
     dead = art.rgb(counters_for("dogs_of_war").markers["dead"].colour)
     x, y = at(app, "2205")
     assert count(frame(app), (x - 10, y + 22), dead, 6) > 5
+
+
+# --- every change goes through the game -------------------------------------------------
+
+
+def label_of(app: App, piece_id: str) -> str:
+    return app.board.grid.label(app.state.piece(piece_id).hex)
+
+
+def test_a_drag_move_is_played_through_the_game_and_undone_by_it() -> None:
+    app, _ = table()
+    look_at(app, "2005")
+    drag(app, at(app, "2005"), at(app, "2107"))
+    assert label_of(app, "A1") == "2107"
+    app.play.undo()
+    app.sync()
+    assert label_of(app, "A1") == "2005"
+    surface = frame(app)  # drawn from the game's state again, not a stale one
+    assert count(surface, at(app, "2005"), BLUE) > 40
+    assert count(surface, at(app, "2107"), BLUE) == 0
+    app.play.redo()
+    app.sync()
+    assert label_of(app, "A1") == "2107"
+
+
+def test_every_menu_change_is_a_logged_generic_action() -> None:
+    app, layer = table()
+    look_at(app, "2005")
+    for label in ("Flip to reduced", "Turn clockwise", "Remove to the dead pool"):
+        click(app, at(app, "2005"), button=3)
+        menu_click(app, layer, label)
+    facing = app.play.entries[1].action["facing"]
+    assert [e.action for e in app.play.entries] == [
+        {"do": "status", "piece": "A1", "add": ["reduced"]},
+        {"do": "face", "piece": "A1", "facing": facing},
+        {"do": "remove", "piece": "A1", "box": "dead"},
+    ]
+    for _ in range(3):
+        app.play.undo()
+    app.sync()
+    a1 = app.state.piece("A1")
+    assert not a1.has("reduced") and a1.facing != facing and app.play.state.box("dead") == []
+
+
+def test_new_ids_avoid_pieces_in_any_box() -> None:
+    app, layer = table()
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Add marker")
+    menu_click(app, layer, "SMOKE")  # smoke-2 (smoke-1 is the demo's)
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Remove marker")
+    menu_click(app, layer, "SMOKE  smoke-2")
+    assert [p.id for p in app.play.state.box("removed")] == ["smoke-2"]
+    assert layer.new_id(app, "smoke") == "smoke-3"
+
+
+def test_the_dead_pool_survives_a_save_and_load() -> None:
+    app, layer = table()
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Remove to the dead pool")
+    data = json.loads(json.dumps(savefile.to_json(app.play, "dogs-of-war-demo")))
+    game = savefile.restore(data, app.board, FreePlayRules())
+    assert [p.id for p in game.state.box("dead")] == ["A1"]
+    loaded, loaded_layer = table()
+    loaded.game = game
+    loaded.sync()
+    assert [p.id for p in loaded_layer.dead_pool(loaded)] == ["A1"]
+    assert "dead pool" in loaded_layer.tray_tabs(loaded)
+    with pytest.raises(KeyError):
+        loaded.state.piece("A1")
+
+
+def test_an_edit_in_a_rule_systems_game_is_logged_as_an_edit() -> None:
+    app, layer = table(rules=StubRules())
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Flip to reduced")
+    entry = app.play.entries[-1]
+    assert entry.action == {"do": "status", "piece": "A1", "add": ["reduced"], "edit": True}
+    assert entry.lines[0].startswith("edit (outside the rules)")
+    assert app.state.piece("A1").has("reduced")
+    assert app.messages[-1] == "A1 flipped to reduced"
+
+
+def test_a_drag_in_a_rule_systems_game_plays_the_rules_own_move() -> None:
+    app, _ = table(rules=StubRules())
+    look_at(app, "2005")
+    drag(app, at(app, "2005"), at(app, "2107"))
+    assert label_of(app, "A1") == "2107"
+    assert app.play.entries[-1].action == {"do": "move", "piece": "A1", "to": "2107"}  # not an edit
+
+
+@pytest.mark.parametrize("drags", [True, False], ids=["rules-decline", "rules-without-drag-action"])
+def test_outside_its_phase_a_unit_moves_only_with_shift_and_as_an_edit(
+    drags: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, _ = table(rules=StubRules(drags=drags), phase="fire")
+    look_at(app, "2005")
+    drag(app, at(app, "2005"), at(app, "2107"))
+    assert label_of(app, "A1") == "2005" and app.play.entries == []
+    assert app.messages[-1] == f"A1: {PHASE_MOVES_ONLY}"
+    monkeypatch.setattr(counters_module, "_mods", lambda: pygame.KMOD_LSHIFT)
+    drag(app, at(app, "2005"), at(app, "2107"))
+    assert label_of(app, "A1") == "2107"
+    assert app.play.entries[-1].action == {"do": "move", "piece": "A1", "to": "2107", "edit": True}
+
+
+def test_a_refused_change_says_why_and_nothing_else() -> None:
+    app, layer = table()
+    app.play.state.result = "blue wins"
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Flip to reduced")
+    assert not app.state.piece("A1").has("reduced")
+    assert app.messages[-1] == "not allowed: the game is over: blue wins"

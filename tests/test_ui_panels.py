@@ -1,4 +1,4 @@
-"""The table's panels: status line, help overlay, dice, rulings, minimap, turn keys."""
+"""The table's panels: status line, help overlay, dice, rulings, minimap, turn box."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ import pytest
 from helpers import small_map
 
 from tabletop.board import load_map
+from tabletop.engine.dice import Dice, Roll
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
+from tabletop.engine.freeplay_rules import FreePlayRules
+from tabletop.engine.game import Game
 from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.state import GameState
 from tabletop.games import los_policy, move_policy
 from tabletop.ui.app import CORE_SHORTCUTS, App, Component
-from tabletop.ui.dice import Dice
-from tabletop.ui.panels import STATUS_HEIGHT, Panels
+from tabletop.ui.panels import STATUS_HEIGHT, Panels, recent_rolls, turn_lines
 
 SMALL = """
 name: Panel test ground
@@ -57,7 +60,7 @@ def table(
     *, seed: int = 7, size: tuple[int, int] = SIZE, pieces: tuple[Piece, ...] = ()
 ) -> tuple[App, Panels, Recorder]:
     state = MapState.of(small_map(SMALL), pieces)
-    panels, recorder = Panels(seed=seed), Recorder()
+    panels, recorder = Panels(), Recorder()
     app = App(
         state=state,
         title="Panel test (free play)",
@@ -65,8 +68,14 @@ def table(
         move_policy=FreePlayMovePolicy(),
         size=size,
         components=[panels, recorder],
+        game=Game(FreePlayRules(), GameState(state, turn=1, phase="play"), seed),
     )
     return app, panels, recorder
+
+
+def rolls(app: App) -> list[Roll]:
+    """Every roll of the game's current line, oldest first."""
+    return [r for i in app.play.path() for r in app.play.entries[i].rolls]
 
 
 def draw(app: App, size: tuple[int, int] = SIZE) -> pygame.Surface:
@@ -122,7 +131,7 @@ def test_status_line_shows_zoom_rule_system_and_the_shortcuts_key() -> None:
 def test_status_line_leaves_out_elevation_on_a_flat_map() -> None:
     flat = small_map(SMALL.replace('hexes: {"0302": 2}', "hexes: {}"))
     state = MapState.of(flat)
-    panels = Panels(seed=1)
+    panels = Panels()
     app = App(
         state, "flat", FreePlayPolicy.for_map(state), FreePlayMovePolicy(), size=SIZE, components=[panels]
     )
@@ -134,7 +143,7 @@ def test_status_line_leaves_out_elevation_on_a_flat_map() -> None:
 
 def test_status_line_names_the_rule_system_of_a_shipped_map() -> None:
     state = MapState.of(load_map("dog-sector"))
-    panels = Panels(seed=1)
+    panels = Panels()
     app = App(state, "Dog sector", los_policy(state), move_policy(state), size=SIZE, components=[panels])
     draw(app)
     assert "DOG SECTOR" in panels.status
@@ -172,12 +181,12 @@ def test_k_and_question_mark_open_the_help_and_escape_closes_it(k: int, mod: int
 
 
 def test_open_help_swallows_other_keys() -> None:
-    app, panels, recorder = table()
+    app, _, recorder = table()
     key(app, pygame.K_F1)
     centre = app.camera.center
     key(app, pygame.K_r)
     key(app, pygame.K_LEFT)
-    assert panels.dice.log == []
+    assert rolls(app) == []
     assert app.camera.center == centre
     assert recorder.seen == []
 
@@ -193,25 +202,39 @@ def test_escape_with_help_closed_goes_on_to_the_app() -> None:
 # --- dice and rulings ------------------------------------------------------------------
 
 
-def test_r_rolls_1d6_reproducibly_for_a_given_seed_and_logs_it() -> None:
-    rolls = []
+def test_r_rolls_1d6_through_the_game_reproducibly_for_its_seed() -> None:
+    seen = []
     for _ in range(2):
-        app, panels, _ = table(seed=42)
+        app, _, _ = table(seed=42)
         for _ in range(6):
             key(app, pygame.K_r)
-        rolls.append(list(app.messages))
-        assert [r.purpose for r in panels.dice.log] == ["1D6"] * 6
+        seen.append([r.result for r in rolls(app)])
+        assert [e.action for e in app.play.entries] == [
+            {"do": "roll", "n": 1, "sides": 6, "purpose": "1D6"}
+        ] * 6
+        assert [r.purpose for r in rolls(app)] == ["1D6"] * 6
     expected = Dice(42)
-    assert rolls[0] == rolls[1] == [f"rolled 1D6: {expected.d6()}" for _ in range(6)]
+    assert seen[0] == seen[1] == [(expected.d6(),) for _ in range(6)]
+
+
+def test_a_roll_is_logged_and_undone_like_any_action() -> None:
+    app, _, _ = table(seed=3)
+    key(app, pygame.K_r)
+    face = Dice(3).d6()
+    assert f"1D6: rolled {face}" in app.messages
+    app.play.undo()
+    app.sync()
+    assert rolls(app) == [] and recent_rolls(app, 5) == []
 
 
 def test_zero_rolls_like_r() -> None:
     app, _, _ = table(seed=3)
     key(app, pygame.K_0)
-    assert app.messages == [f"rolled 1D6: {Dice(3).d6()}"]
+    assert app.messages[0] == f"1D6: rolled {Dice(3).d6()}"
+    assert [r.purpose for r in rolls(app)] == ["1D6"]
 
 
-def test_the_dice_box_shows_the_seed_and_the_roll() -> None:
+def test_the_dice_box_shows_the_games_seed_and_its_last_roll() -> None:
     app, panels, _ = table(seed=42)
     draw(app)
     box = panels.boxes["dice"]
@@ -219,7 +242,18 @@ def test_the_dice_box_shows_the_seed_and_the_roll() -> None:
     key(app, pygame.K_r)
     after = pygame.image.tobytes(draw(app).subsurface(box), "RGB")
     assert before != after
-    assert panels.dice.seed == 42
+    assert app.play.seed == 42
+
+
+def test_the_dice_box_lists_the_rolls_of_the_current_line_newest_first() -> None:
+    app, _, _ = table(seed=8)
+    for k in (pygame.K_r, pygame.K_3, pygame.K_4):
+        key(app, k)
+    app.play.play({"do": "roll", "n": 2, "sides": 6, "purpose": "morale"})  # rolled elsewhere
+    assert [r.purpose for _, r in recent_rolls(app, 5)] == ["morale", "roll button 4", "roll button 3", "1D6"]
+    assert [k for k, _ in recent_rolls(app, 2)] == [(3, 0), (2, 0)]
+    app.play.goto(0)  # back to the first roll: later rolls leave the line
+    assert [r.purpose for _, r in recent_rolls(app, 5)] == ["1D6"]
 
 
 @pytest.mark.parametrize(
@@ -232,7 +266,18 @@ def test_hit_and_miss_keys_log_the_players_ruling_on_the_last_roll(k: int, rulin
     key(app, k)
     value = Dice(5).d6()
     assert app.messages[-1] == f"{ruling} (1D6: {value})"
-    assert panels.rulings == {0: ruling}
+    assert panels.rulings == {(0, 0): ruling}
+    draw(app)  # the ruling is shown with the roll
+
+
+def test_a_ruling_stays_with_its_roll_after_later_rolls() -> None:
+    app, panels, _ = table(seed=5)
+    key(app, pygame.K_r)
+    key(app, pygame.K_h)
+    key(app, pygame.K_r)
+    key(app, pygame.K_m)
+    assert panels.rulings == {(0, 0): "Hit", (1, 0): "Miss"}
+    draw(app)
 
 
 def test_a_ruling_before_any_roll_says_there_is_none() -> None:
@@ -243,10 +288,10 @@ def test_a_ruling_before_any_roll_says_there_is_none() -> None:
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
 def test_keys_3_to_7_are_the_dog_sector_roll_buttons(n: int) -> None:
-    app, panels, _ = table(seed=11)
+    app, _, _ = table(seed=11)
     key(app, getattr(pygame, f"K_{n}"))
-    assert app.messages == [f"roll button {n}: 1D6 = {Dice(11).d6()}"]
-    assert panels.dice.log[0].purpose == f"roll button {n}"
+    assert f"roll button {n}: rolled {Dice(11).d6()}" in app.messages
+    assert [r.purpose for r in rolls(app)] == [f"roll button {n}"]
 
 
 def test_dice_refuse_a_seed_that_is_not_an_int() -> None:
@@ -274,12 +319,27 @@ def test_dice_leave_the_global_random_state_alone() -> None:
 # --- turn keys, expand, legend ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("k", [pygame.K_n, pygame.K_p])
-def test_n_and_p_say_there_is_no_turn_sequence_yet(k: int) -> None:
-    app, _, _ = table()
+@pytest.mark.parametrize("k", [pygame.K_n, pygame.K_p, pygame.K_u])
+def test_the_turn_keys_are_left_to_the_game_component(k: int) -> None:
+    app, _, recorder = table()
     key(app, k)
-    assert len(app.messages) == 1
-    assert "no turn sequence in free play yet" in app.messages[0]
+    assert app.messages == [] and len(recorder.seen) == 1
+    assert {"n", "p", "n, p"}.isdisjoint(keys for keys, _ in Panels.shortcuts)
+
+
+def test_the_turn_box_shows_the_games_turn_phase_and_who_acts() -> None:
+    app, panels, _ = table()
+    assert turn_lines(app) == ["turn 1: free play", "to act: anyone"]
+    draw(app)
+    one = panels.boxes["turn"]
+    app.play.play({"do": "end-phase"})
+    assert turn_lines(app) == ["turn 2: free play", "to act: anyone"]
+    app.play.state.phase = "setup"
+    assert turn_lines(app) == ["setup"]
+    app.play.state.result = "a draw"
+    assert turn_lines(app) == ["game over: a draw"]
+    draw(app)
+    assert panels.boxes["turn"].height < one.height
 
 
 def test_e_expands_and_condenses_the_log_and_rules_box() -> None:
@@ -289,10 +349,12 @@ def test_e_expands_and_condenses_the_log_and_rules_box() -> None:
     draw(app)
     short_log, short_turn = panels.boxes["log"].height, panels.boxes["turn"].height
     key(app, pygame.K_e)
+    assert app.overlays["rules-expanded"] is True
     draw(app)
     assert panels.boxes["log"].height > short_log
     assert panels.boxes["turn"].height > short_turn
     key(app, pygame.K_e)
+    assert app.overlays["rules-expanded"] is False
     draw(app)
     assert panels.boxes["log"].height == short_log
 
@@ -320,7 +382,7 @@ def test_keys_with_alt_or_ctrl_go_on_to_the_other_components() -> None:
     key(app, pygame.K_e, mod=pygame.KMOD_ALT)
     key(app, pygame.K_r, mod=pygame.KMOD_CTRL)
     assert not panels.expanded
-    assert panels.dice.log == []
+    assert rolls(app) == []
     assert len(recorder.seen) == 2
 
 

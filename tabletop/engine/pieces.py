@@ -6,6 +6,7 @@ is no separate copy of "what blocks" to keep in step.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -14,6 +15,7 @@ from tabletop.board import Map
 from tabletop.hexgrid import Hex
 
 PieceKind = Literal["unit", "marker"]
+_CHANGES = itertools.count(1)  # versions are unique across all states, so caches never mix two
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,9 @@ class Piece:
 
     ``level`` is the piece's height above its hex's ground level (a building floor);
     ``facing`` is a direction index 0-5 for games with facing; ``status`` holds words a
-    rule system reads ("prone", "pinned", "night-vision").
+    rule system reads ("prone", "pinned", "night-vision"): a unit's own markers.
+    ``steps`` is the strength left (a two-step unit is reduced at 1); ``carrying`` the
+    ids of units it carries (kept off the map, in the game's boxes).
     """
 
     id: str
@@ -33,6 +37,8 @@ class Piece:
     level: int = 0
     facing: int | None = None
     status: frozenset[str] = frozenset()
+    steps: int = 1
+    carrying: tuple[str, ...] = ()
 
     def has(self, word: str) -> bool:
         """Whether ``word`` is among this piece's status words."""
@@ -46,7 +52,7 @@ class MapState:
     board: Map
     _pieces: dict[str, Piece] = field(default_factory=dict)
     _by_hex: dict[Hex, list[str]] = field(default_factory=dict)
-    version: int = 0  # bumped on every change, so derived caches know when to refresh
+    version: int = 0  # a new unique number on every change, so derived caches know when to refresh
 
     @classmethod
     def of(cls, board: Map, pieces: Iterable[Piece] = ()) -> MapState:
@@ -63,7 +69,7 @@ class MapState:
             raise ValueError(f"piece {piece.id!r}: {piece.hex} is not on the map")
         self._pieces[piece.id] = piece
         self._by_hex.setdefault(piece.hex, []).append(piece.id)
-        self.version += 1
+        self.version = next(_CHANGES)
 
     def remove(self, piece_id: str) -> Piece:
         """Take a piece off the map and return it."""
@@ -73,7 +79,7 @@ class MapState:
         ids.remove(piece_id)
         if not ids:
             del self._by_hex[piece.hex]
-        self.version += 1
+        self.version = next(_CHANGES)
         return piece
 
     def move(self, piece_id: str, to: Hex) -> Piece:

@@ -1,8 +1,10 @@
-"""Scenario files, as far as line of sight needs them: a map, a rule system, the units
-and markers on it, and conditions such as night.
+"""Scenario files: a map, a rule system, the units and markers on it, conditions such as
+night, and the game's frame: optional rules (options), setup entries and the
+constraints a legal setup obeys, game length, reinforcements and victory data.
 
-The format grows with the game-state issue (forces, setup constraints, reinforcements,
-victory); what is here is read and validated with the same file-and-line errors as maps.
+Everything is read and validated with the same file-and-line errors as maps; the setup
+vocabulary is checked against the map (terrain, regions) and, when the scenario names
+or its rule system has a counters file, against the counters (sides, types, markers).
 A scenario names its map by bare name only, looked up beside the scenario, in a sibling
 ``maps/`` folder, then among the shipped maps: it can never read outside its folders.
 """
@@ -10,7 +12,8 @@ A scenario names its map by bare name only, looked up beside the scenario, in a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +22,53 @@ from tabletop.hexgrid import LabelError
 from tabletop.shipped import resolve, shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
 
-from .pieces import MapState, Piece
+from .counters import GENERIC, Counters, counters_for, counters_name, load_counters
+from .dice import Dice
+from .pieces import MapState, Piece, PieceKind
+from .setup import (
+    CONSTRAINT_KINDS,
+    Constraint,
+    Option,
+    PieceFilter,
+    Placement,
+    ScenarioSetup,
+    SetupProblem,
+    SetupUndecided,
+    Unsatisfiable,
+    When,
+    Zone,
+    applies,
+    chosen,
+    problem_for,
+    solve,
+)
 
-TOP_KEYS = ("name", "map", "rules", "notes", "conditions", "units", "markers")
-UNIT_KEYS = ("id", "type", "side", "hex", "level", "facing", "status")
-MARKER_KEYS = ("id", "type", "hex", "level")
+TOP_KEYS = (
+    "name", "map", "rules", "notes", "conditions", "units", "markers", "counters", "options",
+    "setup", "constraints", "turns", "reinforcements", "victory",
+)  # fmt: skip
+UNIT_KEYS = ("id", "type", "side", "hex", "level", "facing", "status", "steps", "when")
+MARKER_KEYS = ("id", "type", "hex", "level", "when")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+OPTION_KEYS = ("name", "choices", "default")
+SETUP_KEYS = ("text", "side", "type", "marker", "count", "zone", "id", "when")
+CONSTRAINT_KEYS = ("text", *CONSTRAINT_KINDS, "pieces", "min", "max", "exactly", "when")
+ZONE_KEYS = ("terrain", "regions", "markers")
+FILTER_KEYS = ("side", "type", "kind")
+REINFORCEMENT_KEYS = ("turn", "side", "type", "count", "box")
+Fail = Callable[[int | None, str], None]
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    """``count`` units of ``type`` for ``side`` that arrive on ``turn`` (into ``box``)."""
+
+    turn: int
+    side: str | None
+    type: str
+    count: int
+    box: str | None = None
+    line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -37,10 +81,41 @@ class Scenario:
     pieces: tuple[Piece, ...]
     conditions: frozenset[str]
     path: Path
+    placements: tuple[Placement, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
+    options: Mapping[str, Option] = field(default_factory=dict)
+    counters: str | None = None
+    turns: int | None = None
+    reinforcements: tuple[Reinforcement, ...] = ()
+    victory: Mapping[str, Any] = field(default_factory=dict)
+    piece_when: Mapping[str, When] = field(default_factory=dict)  # piece id -> its `when`
+    unit_steps: Mapping[str, int] = field(default_factory=dict)  # unit type -> full steps (counters)
 
-    def state(self) -> MapState:
-        """A fresh live state of this scenario's map and pieces."""
-        return MapState.of(self.board, self.pieces)
+    def state(self, options: Mapping[str, object] | None = None) -> MapState:
+        """A fresh live state of this scenario's map and the pieces present under
+        ``options`` (a unit or marker with a ``when`` is there only when it matches)."""
+        values = chosen(self.options, options or {})
+        return MapState.of(
+            self.board, (p for p in self.pieces if applies(self.piece_when.get(p.id, ()), values))
+        )
+
+    def setup(self) -> ScenarioSetup:
+        """The setup as written, every entry with its ``when``."""
+        return ScenarioSetup(self.placements, self.constraints, self.options, self.path)
+
+    def setup_problem(self, options: Mapping[str, object] | None = None) -> SetupProblem:
+        """The setup entries and constraints active under ``options`` (option key ->
+        value; options not given take their defaults). ValueError for an unknown option
+        or value."""
+        return problem_for(self.setup(), options or {})
+
+    def option_choices(self) -> list[dict[str, object]]:
+        """The option settings worth checking: the defaults, then each choice of each
+        option taken alone (the others at their defaults)."""
+        settings: list[dict[str, object]] = [{}]
+        for key, option in self.options.items():
+            settings.extend({key: c} for c in option.choices if c != option.default)
+        return settings
 
 
 def is_scenario_data(data: Any) -> bool:
@@ -76,6 +151,8 @@ def load_scenario(path: Path) -> Scenario:
     if rules is not None and not isinstance(rules, str):
         fail(data.key_lines.get("rules"), f"`rules` must be text, got {rules!r}")
     conditions = _words(data, "conditions", fail)
+    options = _options(data, fail)
+    piece_when: dict[str, When] = {}
     pieces: list[Piece] = []
     seen: dict[str, int] = {}
     for block, keys in (("units", UNIT_KEYS), ("markers", MARKER_KEYS)):
@@ -100,10 +177,30 @@ def load_scenario(path: Path) -> Scenario:
                 continue
             seen[piece.id] = line
             pieces.append(piece)
+            when = _when(item, line, options, fail)
+            if when:
+                piece_when[piece.id] = when
+    counters_ref, counters = _counters_of(path, data, rules if isinstance(rules, str) else None, fail)
+    names = _Names(board, counters, fail)
+    placements = _placements(data, names, options, {i: piece_when.get(i, ()) for i in seen}, fail)
+    constraints = _constraints(data, names, options, fail)
+    turns = data.get("turns")
+    if turns is not None and (type(turns) is not int or turns < 1):
+        fail(data.key_lines.get("turns"), f"`turns` must be a whole number of at least 1, got {turns!r}")
+        turns = None
+    reinforcements = _reinforcements(data, names, fail)
+    victory = data.get("victory", {})
+    if not isinstance(victory, dict):
+        fail(data.key_lines.get("victory"), "`victory` must be a mapping (the rule system reads it)")
+        victory = {}
     if errors:
         raise DataErrors(errors)
     assert isinstance(name, str)
-    return Scenario(name, board, rules, tuple(pieces), conditions, path)
+    return Scenario(
+        name, board, rules, tuple(pieces), conditions, path, placements, constraints, options,
+        counters_ref, turns, reinforcements, victory, piece_when,
+        {k: u.steps for k, u in counters.unit_types.items() if u.steps} if counters else {},
+    )  # fmt: skip
 
 
 def _map_of(path: Path, data: LineDict, fail: Any) -> Map | None:
@@ -118,7 +215,7 @@ def _map_of(path: Path, data: LineDict, fail: Any) -> Map | None:
         folder.parent / "maps" / f"{ref}.yaml",
         shipped_dir("maps") / f"{ref}.yaml",
     ):
-        if candidate.is_file():
+        if candidate.is_file() and candidate.resolve() != path.resolve():  # a scenario may share its map's name
             try:
                 return load_map(candidate)
             except DataErrors as exc:
@@ -127,6 +224,42 @@ def _map_of(path: Path, data: LineDict, fail: Any) -> Map | None:
                 return None
     fail(line, f"no map named {ref!r} beside the scenario, in ../maps, or among the shipped maps")
     return None
+
+
+def setup_errors(scenario: Scenario, *, seed: int = 1, limit: int = 20_000) -> list[DataError]:
+    """One error for each option setting (the defaults, and each choice of each option
+    alone) whose setup constraints cannot all hold, naming the conflicting ones. A
+    search that cannot decide within ``limit`` steps is not an error."""
+    if not scenario.placements and not scenario.constraints:
+        return []
+    errors: list[DataError] = []
+    seen: set[tuple[str, ...]] = set()
+    for setting in scenario.option_choices():
+        try:
+            solve(scenario.state(setting), scenario.setup_problem(setting), Dice(seed), limit=limit)
+        except Unsatisfiable as exc:
+            key = tuple(c.cite() for c in exc.conflict)
+            if key in seen:
+                continue
+            seen.add(key)
+            under = ", ".join(f"{k}: {_shown(v)}" for k, v in setting.items()) or "the default options"
+            line = min((c.line for c in exc.conflict if c.line), default=None)
+            texts = "; ".join(c.cite() for c in exc.conflict)
+            errors.append(
+                DataError(
+                    scenario.path,
+                    line,
+                    f"constraints cannot all hold: {texts} (with {under}); loosen one of them or change "
+                    "the setup counts",
+                )
+            )
+        except SetupUndecided:
+            continue
+    return errors
+
+
+def _shown(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _words(data: LineDict, key: str, fail: Any) -> frozenset[str]:
@@ -190,10 +323,14 @@ def _piece(
             f"{what} {pid}: `status` must be a list of words, e.g. [prone]",
         )
         ok = False
+    steps = item.get("steps", 1)
+    if type(steps) is not int or steps < 1:
+        fail(item.key_lines.get("steps", line), f"{what} {pid}: `steps` must be a whole number of at least 1")
+        ok = False
     if not ok:
         return None
     return Piece(
-        str(pid), kind, h, side, "unit" if what == "unit" else "marker", level, facing, frozenset(status)
+        str(pid), kind, h, side, "unit" if what == "unit" else "marker", level, facing, frozenset(status), steps
     )
 
 
@@ -205,3 +342,434 @@ def open_map_or_scenario(source: str) -> Map | Scenario:
         return load_map(source)
     data = read_data(path)
     return load_scenario(path) if is_scenario_data(data) else load_map(path)
+
+
+# --- counters, options, setup, constraints, reinforcements --------------------------------
+
+
+def _together(a: When, b: When) -> bool:
+    """Whether two ``when``s can hold at once (no option asked for two values)."""
+    first = dict(a)
+    return all(first.get(key, value) == value for key, value in b)
+
+
+def _counters_of(
+    path: Path, data: LineDict, rules: str | None, fail: Fail
+) -> tuple[str | None, Counters | None]:
+    """The counters file the scenario names (beside it, in ../counters, then shipped),
+    or its rule system's own; None when neither exists (names are then not checked)."""
+    ref = data.get("counters")
+    line = data.key_lines.get("counters")
+    if ref is None:
+        if counters_name(rules) == GENERIC:
+            return None, None
+        try:
+            return None, counters_for(rules)
+        except DataErrors:
+            return None, None
+    if not isinstance(ref, str) or not WORD.match(ref) or ref.endswith(".yaml"):
+        fail(line, f"`counters` must be a bare counters name such as dog-sector (no folders), got {ref!r}")
+        return None, None
+    for candidate in (path.parent / f"{ref}.yaml", path.parent.parent / "counters" / f"{ref}.yaml"):
+        if candidate.is_file() and candidate.resolve() != path.resolve():
+            source: str | Path = candidate
+            break
+    else:
+        source = ref
+    try:
+        return ref, load_counters(source)
+    except DataErrors as exc:
+        for e in exc.errors:
+            fail(line, f"counters {ref!r}: {e.message}")
+        return ref, None
+
+
+class _Names:
+    """The words a setup may use: the map's terrain and regions, the counters' sides,
+    unit types and markers (not checked when there are no counters)."""
+
+    def __init__(self, board: Map, counters: Counters | None, fail: Fail) -> None:
+        self.board = board
+        self.counters = counters
+        self.fail = fail
+        self.kinds = sorted({r.kind for r in board.regions.values()})
+        self.regions = {r.key for r in board.regions.values()} | {r.name for r in board.regions.values()}
+
+    def _known(self, line: int | None, what: str, value: Any, known: list[str], fix: str = "") -> bool:
+        if isinstance(value, str) and value in known:
+            return True
+        listed = ", ".join(known) or "none"
+        self.fail(line, f"unknown {what} {value!r}; {fix or 'use one of'}: {listed}")
+        return False
+
+    def terrain(self, line: int | None, value: Any) -> bool:
+        return self._known(
+            line, "terrain", value, sorted(self.board.terrain_types), f"map {self.board.name!r} has"
+        )
+
+    def region(self, line: int | None, value: Any) -> bool:
+        if isinstance(value, str) and (value in self.regions or value in self.kinds):
+            return True
+        keys = ", ".join(sorted(r.key for r in self.board.regions.values())) or "none"
+        self.fail(
+            line,
+            f"unknown region or region kind {value!r}; map {self.board.name!r} has regions {keys} "
+            f"and region kinds {', '.join(self.kinds) or 'none'}",
+        )
+        return False
+
+    def kind(self, line: int | None, value: Any) -> bool:
+        return self._known(
+            line, "region kind", value, self.kinds, f"map {self.board.name!r} has region kinds"
+        )
+
+    def side(self, line: int | None, value: Any) -> bool:
+        if not isinstance(value, str) or not WORD.match(value):
+            self.fail(line, f"`side` must be a word such as german, got {value!r}")
+            return False
+        if self.counters is None or not self.counters.sides:
+            return True
+        return self._known(
+            line, "side", value, sorted(self.counters.sides), f"{self.counters.name} counters have"
+        )
+
+    def marker(self, line: int | None, value: Any) -> bool:
+        return self.piece_type(line, value, "marker")
+
+    def piece_type(self, line: int | None, value: Any, kind: PieceKind | None) -> bool:
+        if not isinstance(value, str) or not WORD.match(value):
+            self.fail(line, f"a piece type must be a word such as infantry, got {value!r}")
+            return False
+        c = self.counters
+        if c is None:
+            return True
+        if kind != "marker" and c.has_unit(value):
+            return True
+        if kind != "unit" and value in c.markers:
+            return True
+        what = {"unit": "unit type", "marker": "marker", None: "unit type or marker"}[kind]
+        known = sorted(c.markers) if kind == "marker" else sorted(c.unit_types)
+        if kind is None:
+            known += sorted(c.markers)
+        return self._known(line, what, value, known, f"{c.name} counters have")
+
+
+def _line(item: Any, key: str, default: int | None) -> int | None:
+    return item.key_lines.get(key, default) if isinstance(item, LineDict) else default
+
+
+def _items(data: LineDict, block: str, fail: Fail) -> list[tuple[LineDict, int]]:
+    """The mappings of a top-level list, with their lines; anything else is reported."""
+    if block not in data:
+        return []
+    items = data[block]
+    if not isinstance(items, LineList):
+        fail(data.key_lines.get(block), f"`{block}` must be a list of mappings, one `- {{...}}` line each")
+        return []
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, LineDict):
+            out.append((item, items.item_lines[i]))
+        else:
+            fail(items.item_lines[i], f"each of `{block}` must be a mapping, got {item!r}")
+    return out
+
+
+def _unknown_keys(item: LineDict, line: int, keys: tuple[str, ...], what: str, fail: Fail) -> bool:
+    ok = True
+    for key in item:
+        if key not in keys:
+            fail(
+                item.key_lines.get(key, line),
+                f"unknown key {key!r} in {what}; {what} takes: {', '.join(keys)}",
+            )
+            ok = False
+    return ok
+
+
+def _whole(item: LineDict, key: str, line: int, fail: Fail, *, least: int = 0) -> int | None:
+    value = item.get(key)
+    if value is None:
+        return None
+    if type(value) is not int or value < least:
+        fail(_line(item, key, line), f"`{key}` must be a whole number of at least {least}, got {value!r}")
+        return None
+    return value
+
+
+def _options(data: LineDict, fail: Fail) -> dict[str, Option]:
+    raw = data.get("options")
+    if raw is None:
+        return {}
+    if not isinstance(raw, LineDict):
+        fail(data.key_lines.get("options"), "`options` must be a mapping: key -> {name:, choices:, default:}")
+        return {}
+    options: dict[str, Option] = {}
+    for key, spec in raw.items():
+        line = raw.key_lines[key]
+        if not isinstance(key, str) or not WORD.match(key):
+            fail(line, f"an option key must be a word such as bombardment, got {key!r}")
+            continue
+        if not isinstance(spec, LineDict):
+            fail(
+                line,
+                f"option {key}: must be a mapping {{name:, choices: [...], default:}} or {{name:, default: false}}",
+            )
+            continue
+        if not _unknown_keys(spec, line, OPTION_KEYS, f"option {key}", fail):
+            continue
+        name = spec.get("name", key)
+        default = spec.get("default")
+        choices = spec.get("choices")
+        if not isinstance(name, str):
+            fail(_line(spec, "name", line), f"option {key}: `name` must be text, got {name!r}")
+            continue
+        if choices is None:
+            if not isinstance(default, bool):
+                fail(
+                    _line(spec, "default", line),
+                    f"option {key}: give `choices: [words]` and a default among them, or `default: true|false`",
+                )
+                continue
+            options[key] = Option(key, name, (False, True), default)
+            continue
+        if (
+            not isinstance(choices, list)
+            or not choices
+            or not all(isinstance(c, str) and WORD.match(c) for c in choices)
+        ):
+            fail(
+                _line(spec, "choices", line),
+                f"option {key}: `choices` must be a list of words, got {choices!r}",
+            )
+            continue
+        if default is None:
+            default = choices[0]
+        if default not in choices:
+            fail(
+                _line(spec, "default", line),
+                f"option {key}: default {default!r} is not one of {', '.join(choices)}",
+            )
+            continue
+        options[key] = Option(key, name, tuple(choices), default)
+    return options
+
+
+def _when(item: LineDict, line: int, options: Mapping[str, Option], fail: Fail) -> When | None:
+    raw = item.get("when")
+    if raw is None:
+        return ()
+    at = _line(item, "when", line)
+    if not isinstance(raw, dict) or not raw:
+        fail(at, f"`when` must be a mapping of option to value, e.g. {{bombardment: heavy}}, got {raw!r}")
+        return None
+    pairs: list[tuple[str, object]] = []
+    for key, value in raw.items():
+        option = options.get(key)
+        if option is None:
+            fail(
+                at,
+                f"`when` names unknown option {key!r}; the scenario's options: {', '.join(options) or 'none'}",
+            )
+            return None
+        if value not in option.choices or isinstance(value, bool) != isinstance(option.default, bool):
+            shown = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in option.choices)
+            fail(at, f"`when`: option {key!r} has no value {value!r}; use one of {shown}")
+            return None
+        pairs.append((key, value))
+    return tuple(pairs)
+
+
+def _word_list(value: Any) -> list[str] | None:
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, list) and value and all(isinstance(w, str) for w in value):
+        return value
+    return None
+
+
+def _zone(raw: Any, line: int | None, names: _Names, fail: Fail) -> Zone | None:
+    if not isinstance(raw, LineDict):
+        fail(line, f"a zone must be a mapping such as {{terrain: [trench], regions: [section]}}, got {raw!r}")
+        return None
+    ok = _unknown_keys(raw, raw.line or line or 0, ZONE_KEYS, "a zone", fail)
+    parts: dict[str, frozenset[str]] = {}
+    for key in ZONE_KEYS:
+        if key not in raw:
+            parts[key] = frozenset()
+            continue
+        at = _line(raw, key, line)
+        words = _word_list(raw[key])
+        if words is None:
+            fail(at, f"zone `{key}` must be a list of words, got {raw[key]!r}")
+            ok = False
+            continue
+        check: Callable[[int | None, Any], bool] = {
+            "terrain": names.terrain,
+            "regions": names.region,
+            "markers": names.marker,
+        }[key]
+        ok = all([check(at, w) for w in words]) and ok
+        parts[key] = frozenset(words)
+    return Zone(parts["terrain"], parts["regions"], parts["markers"]) if ok else None
+
+
+def _placements(
+    data: LineDict, names: _Names, options: Mapping[str, Option], used: dict[str, When], fail: Fail
+) -> tuple[Placement, ...]:
+    out: list[Placement] = []
+    numbers: dict[str, int] = {}
+    for item, line in _items(data, "setup", fail):
+        if not _unknown_keys(item, line, SETUP_KEYS, "a setup entry", fail):
+            continue
+        if ("type" in item) == ("marker" in item):
+            fail(line, "a setup entry needs `type:` (a unit type) or `marker:` (a marker type), not both")
+            continue
+        kind: PieceKind = "unit" if "type" in item else "marker"
+        type_key: Any = item.get("type", item.get("marker"))
+        ok = names.piece_type(_line(item, kind if kind == "marker" else "type", line), type_key, kind)
+        side = item.get("side")
+        if side is not None:
+            ok = names.side(_line(item, "side", line), side) and ok
+        count = item.get("count", 1)
+        if type(count) is not int or count < 0:
+            fail(_line(item, "count", line), f"`count` must be a whole number of at least 0, got {count!r}")
+            ok = False
+        zone = _zone(item["zone"], _line(item, "zone", line), names, fail) if "zone" in item else Zone()
+        when = _when(item, line, options, fail)
+        text = item.get("text", "")
+        if not isinstance(text, str):
+            fail(_line(item, "text", line), f"`text` must be text, got {text!r}")
+            ok = False
+        prefix = item.get("id", f"{side}-{type_key}" if side else type_key)
+        if not isinstance(prefix, str) or not WORD.match(prefix):
+            fail(
+                _line(item, "id", line), f"`id` must be a word used as the pieces' id prefix, got {prefix!r}"
+            )
+            ok = False
+        if not ok or zone is None or when is None:
+            continue
+        first = numbers.get(prefix, 0)
+        ids = tuple(f"{prefix}-{first + i}" for i in range(1, count + 1))
+        numbers[prefix] = first + count
+        clash = sorted(i for i in set(ids) & used.keys() if _together(used[i], when))
+        if clash:
+            fail(
+                line,
+                f"setup id {clash[0]} is already a piece of the scenario; give the entry another `id:` prefix",
+            )
+            continue
+        used.update(dict.fromkeys(ids, when))
+        out.append(Placement(ids, type_key, side, kind, zone, line, text, when))
+    return tuple(out)
+
+
+def _filter(item: LineDict, line: int, names: _Names, fail: Fail) -> PieceFilter | None:
+    raw = item.get("pieces", {})
+    at = _line(item, "pieces", line)
+    if not isinstance(raw, dict):
+        fail(at, f"`pieces` must be a mapping such as {{side: german, type: infantry}}, got {raw!r}")
+        return None
+    if isinstance(raw, LineDict) and not _unknown_keys(raw, at or line, FILTER_KEYS, "`pieces`", fail):
+        return None
+    kind = raw.get("kind")
+    if kind not in (None, "unit", "marker"):
+        fail(at, f"`pieces: kind` must be unit or marker, got {kind!r}")
+        return None
+    ok = True
+    if raw.get("side") is not None:
+        ok = names.side(at, raw["side"])
+    if raw.get("type") is not None:
+        ok = names.piece_type(at, raw["type"], kind) and ok
+    return PieceFilter(raw.get("side"), raw.get("type"), kind) if ok else None
+
+
+def _constraints(
+    data: LineDict, names: _Names, options: Mapping[str, Option], fail: Fail
+) -> tuple[Constraint, ...]:
+    out: list[Constraint] = []
+    for item, line in _items(data, "constraints", fail):
+        if not _unknown_keys(item, line, CONSTRAINT_KEYS, "a constraint", fail):
+            continue
+        kinds = [k for k in CONSTRAINT_KINDS if k in item]
+        if len(kinds) != 1:
+            fail(
+                line,
+                f"a constraint needs exactly one of {', '.join(CONSTRAINT_KINDS)}, got {kinds or 'none'}",
+            )
+            continue
+        kind = kinds[0]
+        at = _line(item, kind, line)
+        group: str | None = None
+        zone: Zone | None = None
+        ok = True
+        if kind in ("every", "run"):
+            group = item[kind]
+            ok = names.kind(at, group)
+        elif item[kind] not in (None, "all", {}):
+            zone = _zone(item[kind], at, names, fail)
+            ok = zone is not None
+        pieces = _filter(item, line, names, fail)
+        least = _whole(item, "min", line, fail)
+        most = _whole(item, "max", line, fail)
+        exactly = _whole(item, "exactly", line, fail)
+        if exactly is not None:
+            if "min" in item or "max" in item:
+                fail(line, "give `exactly:` or `min:`/`max:`, not both")
+                ok = False
+            least = most = exactly
+        if least is not None and most is not None and least > most:
+            fail(_line(item, "min", line), f"min {least} is more than max {most}; make min <= max")
+            ok = False
+        if kind == "run" and (most is None or least is not None):
+            fail(line, "a run constraint takes only `max:` (the longest run of adjacent hexes allowed)")
+            ok = False
+        if least is None and most is None and not any(k in item for k in ("min", "max", "exactly")):
+            fail(line, "a constraint needs `min:`, `max:` or `exactly:`")
+            ok = False
+        text = item.get("text", "")
+        if not isinstance(text, str):
+            fail(_line(item, "text", line), f"`text` must be text, got {text!r}")
+            ok = False
+        when = _when(item, line, options, fail)
+        if (
+            not ok
+            or pieces is None
+            or when is None
+            or ("min" in item and least is None)
+            or ("max" in item and most is None)
+        ):
+            continue
+        out.append(Constraint(kind, pieces, least, most, group, zone, text, line, when))
+    return tuple(out)
+
+
+def _reinforcements(data: LineDict, names: _Names, fail: Fail) -> tuple[Reinforcement, ...]:
+    out: list[Reinforcement] = []
+    for item, line in _items(data, "reinforcements", fail):
+        if not _unknown_keys(item, line, REINFORCEMENT_KEYS, "a reinforcement", fail):
+            continue
+        turn: Any = item.get("turn")
+        ok = True
+        if type(turn) is not int or turn < 1:
+            fail(
+                _line(item, "turn", line),
+                f"a reinforcement needs `turn:` (a whole number of at least 1), got {turn!r}",
+            )
+            ok = False
+        side = item.get("side")
+        if side is not None:
+            ok = names.side(_line(item, "side", line), side) and ok
+        type_key = item.get("type")
+        ok = names.piece_type(_line(item, "type", line), type_key, "unit") and ok
+        count = item.get("count", 1)
+        if type(count) is not int or count < 0:
+            fail(_line(item, "count", line), f"`count` must be a whole number of at least 0, got {count!r}")
+            ok = False
+        box = item.get("box")
+        if box is not None and not isinstance(box, str):
+            fail(_line(item, "box", line), f"`box` must be text, got {box!r}")
+            ok = False
+        if ok:
+            out.append(Reinforcement(turn, side, str(type_key), count, box, line))
+    return tuple(out)

@@ -1,5 +1,5 @@
-"""One package per rule system; each supplies its line-of-sight and movement policies
-(and, later, tables, turn procedure and bots).
+"""One package per rule system; each supplies its line-of-sight and movement policies,
+and those played end to end a ruleset (turn sequence, procedures, tables) and a bot.
 
 A map names its rule system (``rules:`` in the map file); ``los_policy`` picks the
 policy for it, or free play (the map's own terrain data) for any other map.
@@ -10,6 +10,8 @@ from __future__ import annotations
 from importlib import import_module
 
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
+from tabletop.engine.freeplay_rules import FreePlayRules
+from tabletop.engine.game import Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
@@ -52,3 +54,18 @@ def move_policy(state: MapState, rules: str | None = None) -> MovePolicy:
     module = import_module(MOVE_POLICIES[key])
     policy: MovePolicy = module.move_policy(state)
     return policy
+
+
+#: rule system key -> module with ``ruleset()`` (a tabletop.engine.game.Ruleset) and
+#: optionally ``autoplayer()`` (a Bot for ``tabletop sim``); others are free play
+RULESETS = {
+    "dog_sector": "tabletop.games.dog_sector.ruleset",
+}
+
+
+def ruleset(rules: str | None) -> Ruleset:
+    """The turn sequence and procedures for ``rules``; free play when it has none."""
+    if rules is None or rules not in RULESETS:
+        return FreePlayRules()
+    made: Ruleset = import_module(RULESETS[rules]).ruleset()
+    return made

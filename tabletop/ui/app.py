@@ -28,9 +28,13 @@ from typing import Any, ClassVar
 
 import pygame
 
+from tabletop.engine.actions import Action
+from tabletop.engine.freeplay_rules import FreePlayRules
+from tabletop.engine.game import Game, IllegalAction
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
 
 from . import theme
@@ -96,8 +100,14 @@ class App:
     counter_scale: float = 1.0
     running: bool = True
     screenshot_dir: Path = Path(".")
+    game: Game | None = None  # every change goes through it (free play if not given)
+    source: str = ""  # what the table was opened from, for saves
+    save_path: Path | None = None  # where Ctrl+S and the autosave write
 
     def __post_init__(self) -> None:
+        if self.game is None:
+            self.game = Game(FreePlayRules(), GameState(self.state, turn=1, phase="play"), 0)
+        self.state = self.game.state.map
         self.view = BoardView(self.state.board)
         self.camera = Camera(*self.size)
         self.camera.fit(self.view.bounds)
@@ -114,6 +124,39 @@ class App:
         """Add a line to the message log."""
         self.messages.append(text)
         del self.messages[:-200]
+
+    @property
+    def play(self) -> Game:
+        """The game in play (always set after construction)."""
+        assert self.game is not None
+        return self.game
+
+    def act(self, action: Action) -> bool:
+        """Play an action through the game; says what happened, or why it was refused."""
+        try:
+            entry = self.play.play(action)
+        except IllegalAction as exc:
+            self.say(f"not allowed: {exc}")
+            return False
+        self.sync()
+        for line in entry.lines:
+            self.say(line)
+        for roll in entry.rolls:
+            self.say(roll.text())
+        return True
+
+    def edit(self, action: Action) -> bool:
+        """A generic change (move, mark, remove...): plain in free play, logged as an
+        edit outside the rules in a rule system's game."""
+        if self.play.rules.name != FreePlayRules.name:
+            action = {**action, "edit": True}
+        return self.act(action)
+
+    def sync(self) -> None:
+        """Point the table at the game's current state (after play, undo, load)."""
+        self.state = self.play.state.map
+        if self.selected is not None and self.selected not in {p.id for p in self.state.pieces()}:
+            self.selected = None
 
     def hex_at_screen(self, sx: float, sy: float) -> Hex | None:
         return self.view.hex_at_world(*self.camera.to_world(sx, sy))

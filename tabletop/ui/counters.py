@@ -3,9 +3,15 @@
 Every unit and marker of the live ``MapState`` is drawn at its hex's centre from the
 game's counter file (``tabletop.engine.counters``). Stacks are fanned up and to the left
 with a count badge; status markers are chips on the top counter, marker pieces are
-marker counters on an empty hex and chips along the top of a stack. The player moves
-counters by hand here (drag, Alt+direction keys, the tray, the right-click menu): these
-are table moves, not rule checks; the rules are asked elsewhere (reach, LOS overlays).
+marker counters on an empty hex and chips along the top of a stack.
+
+The player handles counters here (drag, Alt+direction keys, the tray, the right-click
+menu), and every change is an action played through the app's game, so it is logged,
+undoable, saved and replayed; the layer never changes the map itself. Flips, markers,
+turns, placing and removing are generic actions (``app.edit``): plain in free play, logged
+as edits outside the rules in a rule system's game. Moving a unit in a rule system's game
+asks the rules first (their ``drag_action``, when they have one); a move they do not make
+is an edit only with Shift held. The dead pool is the game's ``"dead"`` box.
 
 Keys for moving the selected counter one hex (the keys ring the S key as the six
 directions ring a hex):
@@ -21,12 +27,15 @@ With Shift as well, every unit in the hex moves together.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pygame
 
+from tabletop.engine.actions import Action
 from tabletop.engine.counters import RULES_COUNTERS, Counters, UnitType, counters_for
+from tabletop.engine.freeplay_rules import FreePlayRules
 from tabletop.engine.pieces import Piece
+from tabletop.engine.state import piece_to_json
 from tabletop.hexgrid import Hex, neighbor
 from tabletop.yamlfile import DataErrors
 
@@ -51,7 +60,11 @@ TEXT = 18  # panel font size (pygame's default font runs small)
 PANEL_BG = (*theme.PANEL, 245)
 BORDER = (78, 83, 90)
 GHOST_KEY = "ghost-under-los"
-DEAD_POOL = "dead-pool"
+DEAD_BOX = "dead"  # the game's box the dead pool is
+REMOVED_BOX = "removed"  # where a plain removal puts a piece
+PHASE_MOVES_ONLY = (
+    "units move in their phase; hold Shift while dropping to move it anyway (logged as an edit)"
+)
 
 #: Alt+key -> screen angle (degrees, counter-clockwise from east) of the direction it means.
 DIRECTION_KEYS = {
@@ -64,6 +77,7 @@ COMPASS = {90: "N", 30: "NE", -30: "SE", -90: "S", -150: "SW", 150: "NW", 180: "
 SHORTCUTS = [
     ("left click a counter", "select it; click again to go down its stack"),
     ("left drag a counter", "move it to another hex (drop off the map: cancel)"),
+    ("Shift while dropping", "in a rule system's game: move it anyway, logged as an edit"),
     ("right click a counter", "menu: flip, add / remove marker, turn, remove to the dead pool"),
     ("hover a stack", "list its counters and the hex"),
     ("[ / ]", "counters smaller / larger (50%-200%)"),
@@ -140,7 +154,7 @@ class _Placing:
     kind: str  # unit | marker | dead
     type: str
     side: str | None = None
-    index: int = 0  # dead pool position
+    piece: str = ""  # the dead pool's piece to bring back
 
 
 class CounterLayer(Component):
@@ -184,9 +198,15 @@ class CounterLayer(Component):
         colour = self.counter_set(app).side_colour(side)
         return art.rgb(colour) if colour else theme.side_colour(side)
 
-    def dead_pool(self, app: App) -> list[Piece]:
-        pool: list[Piece] = app.overlays.setdefault(DEAD_POOL, [])
-        return pool
+    @staticmethod
+    def dead_pool(app: App) -> list[Piece]:
+        """The game's dead pool (its ``"dead"`` box), as the game holds it now."""
+        return app.play.state.box(DEAD_BOX)
+
+    @staticmethod
+    def boxed(app: App) -> list[Piece]:
+        """Every piece in any of the game's boxes (off the map)."""
+        return [p for pieces in app.play.state.boxes.values() for p in pieces]
 
     def describe(self, app: App, piece: Piece) -> str:
         """A piece in a few words: id, what it is, side and status."""
@@ -220,7 +240,8 @@ class CounterLayer(Component):
                app.counter_scale, app.selected, self._drag)  # fmt: skip
         cached = getattr(self, "_stacks_cache", None)
         if cached is not None and cached[0] == key:
-            return cached[1]
+            found: list[_Stack] = cached[1]
+            return found
         out = self._stacks(app)
         self._stacks_cache = (key, out)
         return out
@@ -388,7 +409,7 @@ class CounterLayer(Component):
         if target is None:
             app.say(f"{piece.id}: move cancelled (dropped off the map)")
         elif target != piece.hex:
-            self._move(app, piece, target)
+            self._move(app, piece, target, shift_held=bool(_mods() & pygame.KMOD_SHIFT))
         return True
 
     def _click(self, app: App, pos: tuple[int, int], pid: str) -> None:
@@ -410,10 +431,23 @@ class CounterLayer(Component):
         extra = f" ({ids.index(pid) + 1} of {len(ids)})" if len(ids) > 1 else ""
         app.say(f"selected {self.describe(app, piece)} in {where}{extra}")
 
-    def _move(self, app: App, piece: Piece, target: Hex) -> None:
-        grid = app.board.grid
-        app.state.move(piece.id, target)
-        app.say(f"{piece.id} {grid.label(piece.hex)} -> {grid.label(target)}")
+    def _move(self, app: App, piece: Piece, target: Hex, *, shift_held: bool = False) -> bool:
+        """Move a piece through the game: a unit in a rule system's game by the rules'
+        own move (their ``drag_action``), else as an edit only with Shift held; a marker,
+        or anything in free play, as a plain edit. True if it moved."""
+        label = app.board.grid.label(target)
+        move: Action = {"do": "move", "piece": piece.id, "to": label}
+        rules = app.play.rules
+        if piece.kind != "unit" or rules.name == FreePlayRules.name:
+            return app.edit(move)
+        drag_action = getattr(rules, "drag_action", None)
+        action = drag_action(app.play.state, piece.id, label, shift_held) if drag_action is not None else None
+        if action is not None:
+            return app.act(action)
+        if shift_held:
+            return app.edit(move)
+        app.say(f"{piece.id}: {PHASE_MOVES_ONLY}")
+        return False
 
     def move_selected(self, app: App, angle: float, *, whole_stack: bool = False) -> None:
         """Move the selected counter (or every unit in its hex) one hex toward ``angle``."""
@@ -438,7 +472,8 @@ class CounterLayer(Component):
         if whole_stack:
             movers = [p for p in app.state.units_at(piece.hex)] or [piece]
         for p in movers:
-            self._move(app, p, target)
+            if not self._move(app, p, target):
+                break
 
     def rescale(self, app: App, delta: float) -> None:
         app.counter_scale = round(min(MAX_SCALE, max(MIN_SCALE, app.counter_scale + delta)), 2)
@@ -535,47 +570,42 @@ class CounterLayer(Component):
     def _choose(self, app: App, item: _MenuItem) -> None:
         assert self.menu is not None
         piece = app.state.piece(self.menu.piece_id)
-        grid = app.board.grid
         if item.action == "page":
             self.menu.page = item.arg
             return
         self.menu = None
         if item.action == "flip":
-            status = piece.status ^ {"reduced"}
-            app.state.update(replace(piece, status=status))
-            face = "reduced" if "reduced" in status else "full strength"
-            app.say(f"{piece.id} flipped to {face}")
+            flipping = "reduced" not in piece.status
+            change = "add" if flipping else "drop"
+            if app.edit({"do": "status", "piece": piece.id, change: ["reduced"]}):
+                app.say(f"{piece.id} flipped to {'reduced' if flipping else 'full strength'}")
         elif item.action == "add":
             marker = self.counter_set(app).marker(item.arg)
             if marker.place == "unit":
-                app.state.update(replace(piece, status=piece.status | {marker.key}))
-                app.say(f"{piece.id}: {marker.name} marker added")
+                if app.edit({"do": "status", "piece": piece.id, "add": [marker.key]}):
+                    app.say(f"{piece.id}: {marker.name} marker added")
             else:
                 new = Piece(self.new_id(app, marker.key), marker.key, piece.hex, kind="marker")
-                app.state.place(new)
-                app.say(f"{new.id} ({marker.name}) placed in {grid.label(piece.hex)}")
+                if app.edit({"do": "place", "piece": piece_to_json(new)}):
+                    app.say(f"{new.id} ({marker.name}) placed in {app.board.grid.label(piece.hex)}")
         elif item.action == "unmark":
-            app.state.update(replace(piece, status=piece.status - {item.arg}))
-            app.say(f"{piece.id}: {self.counter_set(app).marker(item.arg).name} marker removed")
+            if app.edit({"do": "status", "piece": piece.id, "drop": [item.arg]}):
+                app.say(f"{piece.id}: {self.counter_set(app).marker(item.arg).name} marker removed")
         elif item.action == "remove":
-            gone = app.state.remove(item.arg)
-            if app.selected == gone.id:
-                app.selected = None
-            app.say(f"{gone.id} removed from {grid.label(gone.hex)}")
+            where = app.board.grid.label(app.state.piece(item.arg).hex)
+            if app.edit({"do": "remove", "piece": item.arg, "box": REMOVED_BOX}):
+                app.say(f"{item.arg} removed from {where}")
         elif item.action == "turn":
             assert piece.facing is not None
-            app.state.update(replace(piece, facing=(piece.facing + int(item.arg)) % 6))
-            app.say(f"{piece.id} turned {'anticlockwise' if item.arg == '1' else 'clockwise'}")
-        elif item.action == "dead":
-            gone = app.state.remove(piece.id)
-            self.dead_pool(app).append(gone)
-            if app.selected == gone.id:
-                app.selected = None
-            app.say(f"{gone.id} removed to the dead pool ({len(self.dead_pool(app))} there)")
+            facing = (piece.facing + int(item.arg)) % 6
+            if app.edit({"do": "face", "piece": piece.id, "facing": facing}):
+                app.say(f"{piece.id} turned {'anticlockwise' if item.arg == '1' else 'clockwise'}")
+        elif item.action == "dead" and app.edit({"do": "remove", "piece": piece.id, "box": DEAD_BOX}):
+            app.say(f"{piece.id} removed to the dead pool ({len(self.dead_pool(app))} there)")
 
     def new_id(self, app: App, base: str) -> str:
-        """``base-N`` with the smallest N used by no piece on the map or in the dead pool."""
-        used = {p.id for p in app.state.pieces()} | {p.id for p in self.dead_pool(app)}
+        """``base-N`` with the smallest N used by no piece on the map or in any box."""
+        used = {p.id for p in app.state.pieces()} | {p.id for p in self.boxed(app)}
         n = 1
         while f"{base}-{n}" in used:
             n += 1
@@ -681,8 +711,8 @@ class CounterLayer(Component):
         return pygame.Rect(right - TRAY_WIDTH, 8, TRAY_WIDTH, max(ROW * 4, min(want, h - 48)))
 
     def left_on_sheet(self, app: App, side: str, type_key: str, count: int) -> int:
-        """Counters of a sheet entry not yet on the map nor in the dead pool."""
-        placed = [*app.state.pieces(), *self.dead_pool(app)]
+        """Counters of a sheet entry not yet on the map nor in a box (the dead pool...)."""
+        placed = [*app.state.pieces(), *self.boxed(app)]
         return count - sum(1 for p in placed if p.kind == "unit" and p.side == side and p.type == type_key)
 
     def tray_rows(self, app: App) -> list[tuple[pygame.Rect, str, _Placing | None, str]]:
@@ -699,8 +729,8 @@ class CounterLayer(Component):
             ]
         elif tab == "dead pool":
             rows = [
-                (f"{p.id} {cs.unit(p.type).name}", _Placing("dead", p.type, p.side, k), p.side or "")
-                for k, p in enumerate(self.dead_pool(app))
+                (f"{p.id} {cs.unit(p.type).name}", _Placing("dead", p.type, p.side, p.id), p.side or "")
+                for p in self.dead_pool(app)
             ]
         elif tab:
             for entry in cs.sheet.get(tab, ()):
@@ -776,24 +806,21 @@ class CounterLayer(Component):
                 return
             facing = self._facing_inward(app, target) if cs.facing else None
             new = Piece(self.new_id(app, placing.type), placing.type, target, placing.side, facing=facing)
-            app.state.place(new)
-            app.selected = new.id
-            app.say(f"placed {self.describe(app, new)} in {label}")
+            if app.edit({"do": "place", "piece": piece_to_json(new)}):
+                app.selected = new.id
+                app.say(f"placed {self.describe(app, new)} in {label}")
         elif placing.kind == "marker":
             marker = cs.marker(placing.type)
             new = Piece(self.new_id(app, marker.key), marker.key, target, kind="marker")
-            app.state.place(new)
-            app.say(f"{new.id} ({marker.name}) placed in {label}")
+            if app.edit({"do": "place", "piece": piece_to_json(new)}):
+                app.say(f"{new.id} ({marker.name}) placed in {label}")
         else:
-            pool = self.dead_pool(app)
-            piece = pool.pop(placing.index)
-            back = replace(piece, hex=target)
-            if any(p.id == back.id for p in app.state.pieces()):
-                back = replace(back, id=self.new_id(app, back.type))
-            app.state.place(back)
-            app.selected = back.id
-            app.say(f"{back.id} back from the dead pool in {label}")
             keep = False
+            if any(p.id == placing.piece for p in app.state.pieces()):
+                app.say(f"{placing.piece} cannot come back: a piece with that id is on the map")
+            elif app.edit({"do": "unbox", "box": DEAD_BOX, "piece": placing.piece, "to": label}):
+                app.selected = placing.piece
+                app.say(f"{placing.piece} back from the dead pool in {label}")
         if not keep:
             self.placing = None
 

@@ -1,10 +1,14 @@
 """The table's panels, in screen space: what the player reads around the map.
 
-A status line (hovered hex, terrain, elevation, regions, zoom, rule system), the turn box,
-the selected unit's details, the message log, a seeded dice roller, a terrain legend, a
-minimap that moves the view, and the shortcuts overlay. Panels show what the app holds
-and what the player rules; they decide no rule. There is no turn sequence yet, so the
-turn box says free play and the phase keys say so.
+A status line (hovered hex, terrain, elevation, regions, zoom, rule system), the turn box
+(the game's turn, phase and who acts), the selected unit's details, the message log, the
+dice box, a terrain legend, a minimap that moves the view, and the shortcuts overlay.
+Panels show what the app and its game hold and what the player rules; they decide no rule.
+
+Rolls are actions played through the game (``app.edit``), so they are logged, saved and
+replayed from the game's seed; the dice box shows the last rolls of the game's current
+line, whoever rolled them. Hit / Miss rulings are the player's, kept here by (log entry,
+roll). Turn keys (next phase, undo, save) belong to another component.
 
 Boxes sit in the corners and along the bottom, sized to their text; below ``NARROW``
 pixels of window width the legend and the dice box are hidden. Rendered text is cached
@@ -14,14 +18,15 @@ once per window size and shortcut list.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
 import pygame
 
+from tabletop.engine.actions import Action
+from tabletop.engine.dice import Roll
+
 from . import theme
 from .app import App, Component
-from .dice import Dice, Roll
 
 STATUS_HEIGHT = 24
 MARGIN = 8  # between the window edge and a box, and between boxes
@@ -41,7 +46,9 @@ HIT_COLOUR = theme.LOS_CLEAR
 MISS_COLOUR = theme.LOS_BLOCKED
 SWATCH_GROUND = (214, 214, 200)  # the plain hex a legend draws a hexside line across
 HELP_VEIL = (0, 0, 0, 110)  # darkens the table behind the shortcuts
-NO_TURNS = "no turn sequence in free play yet"
+DICE_SHOWN = 5  # rolls in the dice box: the last one large, the ones before it listed
+EXPANDED_KEY = "rules-expanded"  # app.overlays switch: the rules box is expanded
+ACTORS = {"auto": "the rules", "any": "anyone"}
 
 ROLL_KEYS = {pygame.K_r, pygame.K_0, pygame.K_KP0}
 HIT_KEYS = {pygame.K_h, pygame.K_1, pygame.K_KP1}
@@ -64,10 +71,9 @@ _PIPS = {  # die face -> pip positions on a 3 x 3 grid
 
 SHORTCUTS = [  # (keys, what they do), for the help overlay
     ("F1 / ? / k", "show or hide this list of shortcuts"),
-    ("r / 0", "roll 1D6 (seeded: the seed is in the dice box)"),
+    ("r / 0", "roll 1D6, logged in the game (the game's seed is in the dice box)"),
     ("h / 1, m / 2", "rule the last roll a hit / a miss"),
     ("3 - 7", "DOG SECTOR roll buttons: roll 1D6 for button 3-7"),
-    ("n, p", "next phase, pause (no turn sequence in free play yet)"),
     ("e", "expand / condense the message log and the rules box"),
     (";", "terrain legend on / off"),
     ("click or drag the minimap", "move the view there"),
@@ -79,9 +85,8 @@ class Panels(Component):
 
     shortcuts = SHORTCUTS
 
-    def __init__(self, *, seed: int | None = None) -> None:
-        self.dice = Dice(seed if seed is not None else secrets.randbelow(1_000_000))
-        self.rulings: dict[int, str] = {}  # index into dice.log -> "Hit" / "Miss"
+    def __init__(self) -> None:
+        self.rulings: dict[tuple[int, int], str] = {}  # (log entry, roll in it) -> "Hit" / "Miss"
         self.help_open = False
         self.expanded = False
         self.legend_on = True
@@ -138,20 +143,16 @@ class Panels(Component):
             self.help_open = True
             return True
         if key in ROLL_KEYS:
-            app.say(f"rolled 1D6: {self.dice.d6()}")
+            app.edit(_roll("1D6"))
         elif key in BUTTON_KEYS:
-            n = BUTTON_KEYS[key]
-            app.say(f"roll button {n}: 1D6 = {self.dice.d6(f'roll button {n}')}")
+            app.edit(_roll(f"roll button {BUTTON_KEYS[key]}"))
         elif key in HIT_KEYS:
             self.rule(app, "Hit")
         elif key in MISS_KEYS:
             self.rule(app, "Miss")
-        elif key == pygame.K_n:
-            app.say(f"next phase: {NO_TURNS}")
-        elif key == pygame.K_p:
-            app.say(f"pause: {NO_TURNS}")
         elif key == pygame.K_e:
             self.expanded = not self.expanded
+            app.overlays[EXPANDED_KEY] = self.expanded
         elif key == LEGEND_KEY:
             self.legend_on = not self.legend_on
             hidden = " (hidden while the window is under 900 px wide)" if app.camera.width < NARROW else ""
@@ -166,12 +167,13 @@ class Panels(Component):
 
     def rule(self, app: App, ruling: str) -> None:
         """Record the player's ruling ("Hit" / "Miss") on the last roll, and log it."""
-        if not self.dice.log:
+        last = recent_rolls(app, 1)
+        if not last:
             app.say(f"{ruling} (no roll yet)")
             return
-        index = len(self.dice.log) - 1
-        self.rulings[index] = ruling
-        app.say(f"{ruling} ({_roll_text(self.dice.log[index])})")
+        key, roll = last[0]
+        self.rulings[key] = ruling
+        app.say(f"{ruling} ({_roll_text(roll)})")
 
     # --- the minimap ----------------------------------------------------------------
 
@@ -307,7 +309,7 @@ class Panels(Component):
             self._draw_legend(surface, app, top=turn.bottom + MARGIN, bottom=log_top - MARGIN)
         y = MARGIN
         if wide:
-            y = self._draw_dice(surface, (width - MARGIN - RIGHT_WIDTH, y)).bottom + MARGIN
+            y = self._draw_dice(surface, app, (width - MARGIN - RIGHT_WIDTH, y)).bottom + MARGIN
         self._draw_selection(surface, app, (width - MARGIN, y), bottom=minimap.top - MARGIN)
         if self.help_open:
             self._draw_help(surface, app)
@@ -327,10 +329,8 @@ class Panels(Component):
         surface.blit(self._text(self._fit(left, room)), (rect.x + PAD, text_y))
 
     def _draw_turn_box(self, surface: pygame.Surface, app: App) -> pygame.Rect:
-        lines: list[tuple[str, tuple[int, ...], bool]] = [
-            (app.title, theme.PANEL_TEXT, True),
-            ("turn: free play", theme.PANEL_DIM, False),
-        ]
+        lines: list[tuple[str, tuple[int, ...], bool]] = [(app.title, theme.PANEL_TEXT, True)]
+        lines += [(text, theme.PANEL_DIM, False) for text in turn_lines(app)]
         if self.expanded:
             conditions = ", ".join(sorted(app.conditions)) or "none"
             lines += [
@@ -434,38 +434,38 @@ class Panels(Component):
                 y += line_h
             x += col_width + 14
 
-    def _draw_dice(self, surface: pygame.Surface, topleft: tuple[int, int]) -> pygame.Rect:
-        log = self.dice.log
+    def _draw_dice(self, surface: pygame.Surface, app: App, topleft: tuple[int, int]) -> pygame.Rect:
+        rolls = recent_rolls(app, DICE_SHOWN)  # newest first
         line_h = theme.font(SMALL).get_linesize() + 3
-        history = list(enumerate(log))[-5:-1][::-1]  # older rolls, newest first
+        history = rolls[1:]
         face = 40
         height = 2 * PAD + line_h + 6 + face + 6 + len(history) * line_h + line_h
         rect = pygame.Rect(*topleft, RIGHT_WIDTH, height)
         self._background(surface, rect, "dice")
         x, y = rect.x + PAD, rect.y + PAD
         surface.blit(self._text("Dice", SMALL, theme.PANEL_DIM, True), (x, y))
-        seed = self._text(f"seed {self.dice.seed}", SMALL, theme.PANEL_DIM)
+        seed = self._text(f"seed {app.play.seed}", SMALL, theme.PANEL_DIM)
         surface.blit(seed, (rect.right - PAD - seed.get_width(), y))
         y += line_h + 6
         die = pygame.Rect(x, y, face, face)
         pygame.draw.rect(surface, theme.PANEL_TEXT, die, border_radius=7)
-        if log:
-            last = log[-1]
+        if rolls:
+            last_key, last = rolls[0]
             if len(last.result) == 1 and last.result[0] in _PIPS:
                 step = face / 4
                 for gx, gy in _PIPS[last.result[0]]:
                     centre = (die.x + step * (gx + 1), die.y + step * (gy + 1))
                     pygame.draw.circle(surface, theme.PANEL, centre, 4)
             surface.blit(self._text(_roll_text(last), TEXT, theme.PANEL_TEXT, True), (die.right + 10, y + 3))
-            ruling = self.rulings.get(len(log) - 1)
+            ruling = self.rulings.get(last_key)
             if ruling:
                 colour = HIT_COLOUR if ruling == "Hit" else MISS_COLOUR
                 surface.blit(self._text(ruling, TEXT, colour, True), (die.right + 10, y + face // 2 + 3))
         else:
             surface.blit(self._text("no roll yet", TEXT, theme.PANEL_DIM), (die.right + 10, y + 3))
         y += face + 6
-        for index, roll in history:
-            ruling = self.rulings.get(index, "")
+        for key, roll in history:
+            ruling = self.rulings.get(key, "")
             text = self._fit(f"{_roll_text(roll)}  {ruling}".rstrip(), RIGHT_WIDTH - 2 * PAD, SMALL)
             surface.blit(self._text(text, SMALL, theme.PANEL_DIM), (x, y))
             y += line_h
@@ -529,6 +529,36 @@ def _is_help_key(event: pygame.event.Event) -> bool:
     return getattr(event, "unicode", "") == "?" or (
         event.key == pygame.K_SLASH and bool(event.mod & pygame.KMOD_SHIFT)
     )
+
+
+def _roll(purpose: str) -> Action:
+    return {"do": "roll", "n": 1, "sides": 6, "purpose": purpose}
+
+
+def recent_rolls(app: App, count: int) -> list[tuple[tuple[int, int], Roll]]:
+    """The last ``count`` rolls of the game's current line, newest first, each keyed by
+    (log entry, roll in it)."""
+    out: list[tuple[tuple[int, int], Roll]] = []
+    game = app.play
+    i = game.head
+    while i >= 0 and len(out) < count:
+        entry = game.entries[i]
+        out += [((i, k), entry.rolls[k]) for k in reversed(range(len(entry.rolls)))]
+        i = entry.parent
+    return out[:count]
+
+
+def turn_lines(app: App) -> list[str]:
+    """Where the game stands: the result once over, "setup" before the first turn, else
+    the turn, the phase and who acts."""
+    game = app.play
+    if game.state.result is not None:
+        return [f"game over: {game.state.result}"]
+    phase = game.phase()
+    if phase is None:
+        return ["setup"]
+    actor = game.actor() or ""
+    return [f"turn {game.state.turn}: {phase.name}", f"to act: {ACTORS.get(actor, actor)}"]
 
 
 def _roll_text(roll: Roll) -> str:

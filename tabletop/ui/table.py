@@ -1,10 +1,15 @@
-"""Setting the table: a map or scenario, its rule system's policies, and the components."""
+"""Setting the table: a map or scenario, its rule system's policies and game, the components."""
 
 from __future__ import annotations
 
-from tabletop.engine.pieces import MapState
+from collections.abc import Mapping
+from pathlib import Path
+
+from tabletop.engine import savefile
+from tabletop.engine.game import Game
+from tabletop.engine.newgame import auto_setup, load_game, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
-from tabletop.games import los_policy, move_policy
+from tabletop.games import los_policy, move_policy, ruleset
 
 from .app import App, Component
 
@@ -12,25 +17,52 @@ from .app import App, Component
 def default_components() -> list[Component]:
     """The table's parts, in event order (first asked first) and drawing order."""
     from .counters import CounterLayer
+    from .gameplay import GamePanel
     from .overlays import Overlays
     from .panels import Panels
 
-    return [Panels(), Overlays(), CounterLayer()]
+    return [GamePanel(), Panels(), Overlays(), CounterLayer()]
 
 
-def open_table(source: str, *, rules: str | None = None, size: tuple[int, int] = (1280, 800)) -> App:
-    """An App for a map or scenario (path or bare shipped name); DataErrors if unreadable."""
-    opened = open_map_or_scenario(source)
+def open_table(
+    source: str,
+    *,
+    rules: str | None = None,
+    size: tuple[int, int] = (1280, 800),
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    setup: str = "auto",
+    load: Path | None = None,
+    autosave: Path | None = None,
+) -> App:
+    """An App for a map or scenario (path or bare shipped name) with a game begun on it,
+    or for a saved game (``load``). DataErrors if unreadable, SaveError for a bad save,
+    ValueError for an unknown option."""
+
+    def save_phase(game: Game) -> None:
+        if autosave is not None:
+            savefile.write_save(autosave, game, source)
+
+    if load is not None:
+        game, source = load_game(load, open_map_or_scenario, ruleset, on_phase_end=save_phase)
+        opened = open_map_or_scenario(source)
+    else:
+        opened = open_map_or_scenario(source)
+        key = rules or opened.rules
+        game = new_game(
+            opened, ruleset(None if key == "free" else key), seed=seed, options=options, on_phase_end=save_phase
+        )
+        if setup == "auto":
+            auto_setup(game)
     if isinstance(opened, Scenario):
-        state = opened.state()
         title = f"{opened.name} ({opened.board.name})"
         conditions = opened.conditions
         rules = rules or opened.rules
     else:
-        state = MapState.of(opened)
         title = f"{opened.name} (free play)" if not opened.rules else opened.name
         conditions = frozenset()
         rules = rules or opened.rules
+    state = game.state.map
     return App(
         state=state,
         title=title,
@@ -40,4 +72,7 @@ def open_table(source: str, *, rules: str | None = None, size: tuple[int, int] =
         rules=None if rules == "free" else rules,
         size=size,
         components=default_components(),
+        game=game,
+        source=source,
+        save_path=load or autosave,
     )

@@ -1,0 +1,128 @@
+"""Actions as data, and the generic ones every game can use.
+
+An action is a plain JSON mapping with a ``do`` word (``{"do": "move", "piece": "A1",
+"to": "0503"}``), so it can be logged, saved and replayed. The generic actions move,
+place and remove pieces, put them in boxes and take them out, change status, facing and
+steps, keep numbers on tracks, roll dice and draw cards. Free play is made of them; in a
+rule system's game they are the player's *edits* (``"edit": true``): changes outside the
+rules, made on purpose and logged as such. Each is checked before it changes anything,
+so a bad action is refused with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from tabletop.hexgrid import LabelError
+
+from .dice import Dice
+from .state import GameState, piece_from_json
+
+Action = dict[str, Any]
+END_PHASE: Action = {"do": "end-phase"}
+
+GENERIC = frozenset({"move", "place", "remove", "unbox", "status", "steps", "track", "roll", "draw", "face", "note"})
+# harmless in any phase of any game: a player's own rolls and notes, logged
+TABLE_ACTIONS = frozenset({"roll", "note"})
+
+
+def _label_error(state: GameState, label: Any) -> str | None:
+    try:
+        state.board.hex_of(str(label))
+    except LabelError as exc:
+        return str(exc)
+    return None
+
+
+def generic_refusal(state: GameState, action: Action) -> str | None:
+    """Why a generic action cannot be done in ``state``, or None."""
+    do = action.get("do")
+    if do == END_PHASE["do"]:
+        return None
+    pid = action.get("piece")
+    on_map = {p.id for p in state.map.pieces()}
+    if do in ("move", "remove", "status", "steps", "face") and pid not in on_map:
+        return f"no piece {pid!r} on the map"
+    if do in ("move", "unbox"):
+        if "to" not in action:
+            return f"`{do}` needs `to`: a hex label"
+        problem = _label_error(state, action["to"])
+        if problem:
+            return problem
+    if do == "unbox" and state.where(str(pid)) != action.get("box"):
+        return f"no piece {pid!r} in box {action.get('box')!r}"
+    if do == "place":
+        data = action.get("piece")
+        if not isinstance(data, dict) or not {"id", "type", "hex"} <= data.keys():
+            return "`place` needs `piece: {id, type, hex}`"
+        if data["id"] in on_map or state.where(data["id"]) is not None:
+            return f"a piece with id {data['id']!r} is already in the game"
+        if not state.board.grid.contains(piece_from_json(data).hex):
+            return f"{data['hex']} is not on the map"
+    if do == "steps" and (type(action.get("steps")) is not int or action["steps"] < 1):
+        return "`steps` must be a whole number of at least 1"
+    if do == "face" and (type(action.get("facing")) is not int or not 0 <= action["facing"] <= 5):
+        return "`face` needs `facing`: a direction 0-5"
+    if do == "track" and (not isinstance(action.get("name"), str) or type(action.get("add")) is not int):
+        return "`track` needs `name` (text) and `add` (a whole number)"
+    if do == "roll":
+        n, sides = action.get("n", 1), action.get("sides", 6)
+        if type(n) is not int or type(sides) is not int or not 1 <= n <= 20 or not 2 <= sides <= 100:
+            return "`roll` takes n 1-20 dice of 2-100 sides"
+    if do == "note" and (not isinstance(action.get("text"), str) or not action["text"].strip()):
+        return "`note` needs `text`"
+    if do == "draw":
+        deck = state.decks.get(action.get("deck"))  # type: ignore[arg-type]
+        if deck is None:
+            return f"no deck {action.get('deck')!r}"
+        if not deck.cards and not deck.discards:
+            return f"deck {action['deck']!r} is empty and has no discards to reshuffle"
+    if do not in GENERIC:
+        return f"unknown action {do!r}; free play knows: {', '.join(sorted(GENERIC))}, end-phase"
+    return None
+
+
+def generic_apply(state: GameState, action: Action, dice: Dice) -> list[str]:
+    """Carry out a generic action already checked by ``generic_refusal``."""
+    do = action["do"]
+    board = state.board
+    if do == "move":
+        moved = state.map.move(action["piece"], board.hex_of(str(action["to"])))
+        return [f"{moved.id} moves to {board.label(moved.hex)}"]
+    if do == "place":
+        piece = piece_from_json(action["piece"])
+        state.map.place(piece)
+        return [f"{piece.id} placed in {board.label(piece.hex)}"]
+    if do == "remove":
+        box = action.get("box") or "removed"
+        state.to_box(action["piece"], box)
+        return [f"{action['piece']} to {box}"]
+    if do == "unbox":
+        piece = state.from_box(action["box"], action["piece"], board.hex_of(str(action["to"])))
+        return [f"{piece.id} from {action['box']} to {board.label(piece.hex)}"]
+    if do == "status":
+        piece = state.map.piece(action["piece"])
+        status = (piece.status | set(action.get("add", ()))) - set(action.get("drop", ()))
+        state.map.update(replace(piece, status=frozenset(status)))
+        return [f"{piece.id}: {', '.join(sorted(status)) or 'no status'}"]
+    if do == "steps":
+        state.map.update(replace(state.map.piece(action["piece"]), steps=action["steps"]))
+        return [f"{action['piece']} at {action['steps']} steps"]
+    if do == "face":
+        state.map.update(replace(state.map.piece(action["piece"]), facing=action["facing"]))
+        return [f"{action['piece']} faces direction {action['facing']}"]
+    if do == "track":
+        state.tracks[action["name"]] = state.track(action["name"]) + action["add"]
+        return [f"{action['name']}: {state.tracks[action['name']]}"]
+    if do == "roll":
+        n, sides = action.get("n", 1), action.get("sides", 6)
+        dice.roll(n, sides, action.get("purpose") or f"{n}D{sides}")
+        return []  # the logged roll says it all
+    if do == "note":
+        return [f"note: {action['text'].strip()}"]
+    if do == "draw":
+        card = state.decks[action["deck"]].draw(dice)
+        state.hands.setdefault(action.get("hand", "table"), []).append(card)
+        return [f"drew {card} from {action['deck']}"]
+    raise AssertionError(do)

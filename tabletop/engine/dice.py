@@ -1,0 +1,179 @@
+"""Seeded dice and card decks, injected into every rule that rolls: one source a game.
+
+Knows dice and nothing else: no rule system, no tables, no pygame. The faces form a
+stream fixed by the seed: face number ``k`` is a hash of ``(seed, k)``, so the stream's
+position (``drawn``) is the whole of the dice's state. A game records that position in
+its state; undoing an action winds the dice back with it, and doing the action again
+gives the same faces (no re-rolling by undo), and a replay from the seed and the log
+rolls exactly what was rolled. The module-level random state is never read or changed.
+
+Scripted faces ("the next rolls are 6, 2, 5"), for tests and for a player who rolls real
+dice, are used first and range-checked; they do not advance the seeded stream.
+
+Every roll is logged with its purpose and, once the rule has read it, its outcome
+("MG pillbox 0407 fires at 0912: rolled 5, hit").
+
+>>> dice = Dice(7)
+>>> first = dice.d6()
+>>> Dice(7).d6() == first
+True
+>>> scripted = Dice(1, script=[5])
+>>> scripted.d6("spot")
+5
+>>> scripted.log
+[Roll(purpose='spot', result=(5,), outcome='')]
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, MutableSequence
+from typing import Any, NamedTuple, TypeVar
+
+T = TypeVar("T")
+
+
+class Roll(NamedTuple):
+    """One logged roll: what it was for, each die's face, and what it meant."""
+
+    purpose: str
+    result: tuple[int, ...]
+    outcome: str = ""
+
+    @property
+    def total(self) -> int:
+        return sum(self.result)
+
+    def text(self) -> str:
+        """The roll in words: "MG 0407 fires at 0912: rolled 5, hit"."""
+        faces = "+".join(map(str, self.result))
+        shown = f"{faces}={self.total}" if len(self.result) > 1 else faces
+        tail = f", {self.outcome}" if self.outcome else ""
+        return f"{self.purpose}: rolled {shown}{tail}"
+
+
+def _check_count(n: Any, what: str, least: int) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < least:
+        raise ValueError(f"{what} must be a whole number of at least {least}, not {n!r}")
+    return n
+
+
+class Dice:
+    """Dice from a seed (and optionally a script of faces to use first)."""
+
+    def __init__(self, seed: int, *, script: Iterable[int] = (), drawn: int = 0) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"dice seed must be an int, not {seed!r}")
+        self.seed = seed
+        self.drawn = _check_count(drawn, "dice position", 0)
+        self._script = list(script)
+        self.scripted_used = 0  # faces taken from the script so far
+        self.log: list[Roll] = []
+
+    def roll(self, n: int, sides: int, purpose: str = "") -> tuple[int, ...]:
+        """Roll ``n`` dice of ``sides`` faces; logs them as ``purpose`` (default "nDs").
+
+        >>> Dice(3, script=[2, 6]).roll(2, 6)
+        (2, 6)
+        """
+        _check_count(n, "number of dice", 1)
+        _check_count(sides, "a die's number of sides", 2)
+        faces = tuple(self._face(sides) for _ in range(n))
+        self.log.append(Roll(purpose or f"{n}D{sides}", faces))
+        return faces
+
+    def d6(self, purpose: str = "1D6") -> int:
+        """One six-sided die."""
+        return self.roll(1, 6, purpose)[0]
+
+    def d10(self, purpose: str = "1D10") -> int:
+        """One ten-sided die, faces 1-10."""
+        return self.roll(1, 10, purpose)[0]
+
+    def total(self, n: int, sides: int = 6, purpose: str = "") -> int:
+        """The sum of ``n`` dice (2D6, 3D6...)."""
+        return sum(self.roll(n, sides, purpose or f"{n}D{sides}"))
+
+    def rule(self, outcome: str) -> Roll:
+        """Record what the last roll meant ("hit", "miss"); returns the completed roll."""
+        if not self.log:
+            raise ValueError("no roll to record an outcome for")
+        done = self.log[-1]._replace(outcome=outcome)
+        self.log[-1] = done
+        return done
+
+    def below(self, n: int) -> int:
+        """A uniform whole number 0..n-1 from the seeded stream (never the script), not
+        logged: for shuffles and picks whose purpose the caller logs itself."""
+        return self._stream(_check_count(n, "choices", 1)) - 1
+
+    def pick(self, options: list[T], purpose: str = "") -> T:
+        """One of ``options`` at random; logged as a roll of a die with that many faces
+        when ``purpose`` is given (friendly fire picks the hex it hits)."""
+        if not options:
+            raise ValueError("nothing to pick from")
+        if len(options) == 1:
+            return options[0]
+        if purpose:
+            return options[self.roll(1, len(options), purpose)[0] - 1]
+        return options[self.below(len(options))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle in place (Fisher-Yates over the stream)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def _face(self, sides: int) -> int:
+        if self._script:
+            face = self._script.pop(0)
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+                raise ValueError(f"scripted roll {face!r} is not a face of a {sides}-sided die")
+            self.scripted_used += 1
+            return face
+        return self._stream(sides)
+
+    def _stream(self, sides: int) -> int:
+        limit = (1 << 64) - (1 << 64) % sides  # reject the top sliver so faces are uniform
+        while True:
+            digest = hashlib.blake2b(f"{self.seed}:{self.drawn}".encode(), digest_size=8).digest()
+            self.drawn += 1
+            value = int.from_bytes(digest, "big")
+            if value < limit:
+                return value % sides + 1
+
+
+class Deck:
+    """A deck of cards drawn from the top, with a discard pile reshuffled (with the
+    game's dice) into a new draw pile when the draw pile runs out.
+
+    >>> deck = Deck(["a", "b", "c"])
+    >>> dice = Dice(1)
+    >>> [deck.draw(dice) for _ in range(3)] == ["a", "b", "c"]
+    True
+    >>> deck.discard("a"); deck.draw(dice)
+    'a'
+    """
+
+    def __init__(self, cards: Iterable[str], discards: Iterable[str] = ()) -> None:
+        self.cards = list(cards)
+        self.discards = list(discards)
+
+    def draw(self, dice: Dice) -> str:
+        """The top card; reshuffles the discards first if the draw pile is empty."""
+        if not self.cards:
+            if not self.discards:
+                raise ValueError("the deck and its discard pile are both empty")
+            self.cards, self.discards = self.discards, []
+            dice.shuffle(self.cards)
+        return self.cards.pop(0)
+
+    def discard(self, card: str) -> None:
+        self.discards.append(card)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"cards": list(self.cards), "discards": list(self.discards)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, list[str]]) -> Deck:
+        return cls(data["cards"], data["discards"])

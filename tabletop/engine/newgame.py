@@ -1,0 +1,89 @@
+"""Starting a game from a scenario (or a bare map), and loading one from a save.
+
+The scenario gives the map, the fixed pieces, the optional rules and their defaults,
+the setup (placements and constraints) and the reinforcements, which wait in boxes
+off the map. The game begins in the "setup" phase: setting up is played like the rest
+(``setup-place`` by hand, ``setup-solve`` for the solver, ``end-phase`` to begin), so
+the log holds it and a replay repeats it. ``auto_setup`` plays the solver and begins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from tabletop.board import Map
+from tabletop.hexgrid import Hex
+
+from . import savefile
+from .actions import END_PHASE
+from .game import SETUP, Game, Ruleset
+from .pieces import MapState, Piece
+from .scenario import Scenario
+from .state import GameState
+
+
+def reinforcement_id(side: str | None, type_key: str, n: int) -> str:
+    """"A-infantry-3": the side's initial, the type, a number."""
+    return f"{(side or 'x')[0].upper()}-{type_key}-{n}"
+
+
+def new_game(
+    opened: Scenario | Map,
+    rules: Ruleset,
+    *,
+    seed: int,
+    options: Mapping[str, object] | None = None,
+    history: bool = True,
+    on_phase_end: Callable[[Game], None] | None = None,
+) -> Game:
+    """A game in its setup phase. ValueError for an unknown option or value."""
+    if isinstance(opened, Map):
+        state = GameState(MapState.of(opened), phase=SETUP)
+        return Game(rules, state, seed, history=history, on_phase_end=on_phase_end)
+    problem = opened.setup_problem(options or {})
+    values = {key: (options or {}).get(key, o.default) for key, o in opened.options.items()}
+    state = GameState(opened.state(values), phase=SETUP, options=values)
+    counts: dict[tuple[str | None, str], int] = {}
+    for r in opened.reinforcements:
+        box = r.box or f"turn-{r.turn}"
+        for _ in range(r.count):
+            n = counts[(r.side, r.type)] = counts.get((r.side, r.type), 0) + 1
+            steps = opened.unit_steps.get(r.type, 1)
+            piece = Piece(reinforcement_id(r.side, r.type, n), r.type, Hex(0, 0), r.side, steps=steps)
+            state.boxes.setdefault(box, []).append(piece)
+    prepare = getattr(rules, "prepare", None)
+    if prepare is not None:
+        prepare(state, opened)
+    game = Game(rules, state, seed, history=history, on_phase_end=on_phase_end, setup=problem)
+    game.unit_steps = dict(opened.unit_steps)
+    return game
+
+
+def auto_setup(game: Game) -> None:
+    """Let the solver place whatever setup pieces are left, then begin turn 1."""
+    if game.state.phase != SETUP:
+        return
+    if game.setup is not None and game.refusal({"do": "setup-solve"}) is None:
+        game.play({"do": "setup-solve"})
+    game.play(dict(END_PHASE))
+
+
+def load_game(
+    path: Path,
+    open_source: Callable[[str], Scenario | Map],
+    rules_for: Callable[[str | None], Ruleset],
+    *,
+    on_phase_end: Callable[[Game], None] | None = None,
+) -> tuple[Game, str]:
+    """A saved game and the scenario argument it was started from; SaveError if the save
+    cannot be read or no longer replays."""
+    data = savefile.read_save(path)
+    opened = open_source(data["source"])
+    rules = rules_for(data["rules"])
+    game = savefile.restore(data, opened.board if isinstance(opened, Scenario) else opened, rules, where=str(path))
+    if isinstance(opened, Scenario):
+        game.setup = opened.setup_problem(game.state.options)
+        game.unit_steps = dict(opened.unit_steps)
+    game.on_phase_end = on_phase_end
+    return game, data["source"]

@@ -1,0 +1,136 @@
+"""Saves: a game's log and a snapshot, as versioned JSON written atomically.
+
+A save holds what the game was started from (the scenario or map argument), the rule
+system, the seed, the initial state, every log entry (branches included), the current
+entry and a snapshot of the current state. Loading rebuilds the ``Game`` and replays its
+current line from the initial state: if the replay does not reach the snapshot (the
+rules or the scenario changed since), the save is refused with the reason rather than
+silently played on a different game.
+
+The format carries a version. ``MIGRATIONS[n]`` turns a version-n save into version
+n+1; a save newer than this program, or older with no migration path, gets a clear
+error. Writing goes through a temporary file and a rename, so a crash mid-write leaves
+the previous save whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tabletop.atomicfile import write_atomic
+from tabletop.board import Map
+
+from .game import Entry, Game, Ruleset
+from .state import GameState, JsonDict
+
+FORMAT = "tabletop-save"
+VERSION = 1
+# version n -> a function making it version n+1 (none yet: version 1 is the first)
+MIGRATIONS: dict[int, Callable[[JsonDict], JsonDict]] = {}
+
+
+class SaveError(ValueError):
+    """A save that cannot be read or played on; the message says why and what to do."""
+
+
+def to_json(game: Game, source: str) -> JsonDict:
+    """The save as JSON data; ``source`` is what ``play`` was given (name or path)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "source": source,
+        "rules": game.rules.name,
+        "seed": game.seed,
+        "initial": game.initial,
+        "entries": [e.to_json() for e in game.entries],
+        "head": game.head,
+        "snapshot": game.state.to_json(),
+    }
+
+
+def write_save(path: Path, game: Game, source: str) -> None:
+    """Write the save atomically (the old file stays whole if this fails)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(to_json(game, source), indent=1) + "\n")
+
+
+def read_save(path: Path) -> JsonDict:
+    """Read, check and migrate a save to the current version; SaveError if it cannot."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such save file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveError(f"{path}: not a readable save ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError(f"{path}: not a tabletop save (no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SaveError(f"{path}: the save has no format version")
+    if version > VERSION:
+        raise SaveError(
+            f"{path}: saved by a newer tabletop (save format {version}; this one reads up to "
+            f"{VERSION}); upgrade tabletop to load it"
+        )
+    while version < VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise SaveError(
+                f"{path}: save format {version} is too old to load (no migration to "
+                f"{version + 1}); replay it with the tabletop version that wrote it"
+            )
+        data = step(data)
+        version += 1
+        data["version"] = version
+    for key in ("source", "rules", "seed", "initial", "entries", "head", "snapshot"):
+        if key not in data:
+            raise SaveError(f"{path}: the save lacks {key!r}; it is damaged")
+    checked: JsonDict = data
+    return checked
+
+
+def restore(data: JsonDict, board: Map, rules: Ruleset, *, where: str = "save") -> Game:
+    """A Game from checked save data, its current line replayed and compared with the
+    snapshot; SaveError when they differ or the data is damaged."""
+    if data["rules"] != rules.name:
+        raise SaveError(f"{where}: saved with rules {data['rules']!r}, not {rules.name!r}")
+    try:
+        game = Game(rules, GameState.from_json(board, data["initial"]), data["seed"])
+        game.entries = [Entry.from_json(e) for e in data["entries"]]
+        head = data["head"]
+        if not -1 <= head < len(game.entries):
+            raise SaveError(f"{where}: current entry {head} is not in the log")
+        game.head = head
+        replayed = game.replay()
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, SaveError):
+            raise
+        raise SaveError(f"{where}: damaged save ({type(exc).__name__}: {exc})") from None
+    if replayed.to_json() != data["snapshot"]:
+        raise SaveError(
+            f"{where}: replaying the log does not give the saved position; the rules or "
+            "the scenario changed since it was saved"
+        )
+    game.state = replayed
+    game._snapshots[head] = replayed.to_json()
+    return game
+
+
+def autosave_path(name: str) -> Path:
+    """Where autosaves go: $TABLETOP_HOME/autosave, else ~/.tabletop/autosave."""
+    home = Path(os.environ.get("TABLETOP_HOME") or Path.home() / ".tabletop")
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name) or "game"
+    return home / "autosave" / f"{safe}.json"
+
+
+def describe(data: dict[str, Any]) -> str:
+    """One line about a save: rules, turn and phase, entries."""
+    snap = data.get("snapshot", {})
+    return (
+        f"{data.get('source')} ({data.get('rules')}), turn {snap.get('turn')}, "
+        f"{snap.get('phase')}, {len(data.get('entries', []))} log entries, seed {data.get('seed')}"
+    )

@@ -1,0 +1,177 @@
+"""The whole state of a game in play, as plain data that goes to JSON and back unchanged.
+
+A game is more than the pieces on the map: units wait in boxes off the map (the dead
+pool, reinforcement and landing boxes), numbers are kept on tracks (victory points,
+replacement points, artillery misses this phase), card games have decks and hands, the
+turn and phase are somewhere, and so is the position of the dice stream. ``GameState``
+holds all of it; ``to_json``/``from_json`` are exact inverses (tested), which is what
+saves, undo snapshots and replay checks rest on.
+
+The map itself is not in the state: it comes from the scenario (a save names it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tabletop.board import Map
+from tabletop.hexgrid import Hex
+
+from .dice import Deck
+from .pieces import MapState, Piece
+
+JsonDict = dict[str, Any]
+
+
+def piece_to_json(piece: Piece) -> JsonDict:
+    """A piece as JSON: axial ``hex`` as [q, r] (labels are for people, at the edges)."""
+    out: JsonDict = {"id": piece.id, "type": piece.type, "hex": [piece.hex.q, piece.hex.r]}
+    if piece.side is not None:
+        out["side"] = piece.side
+    if piece.kind != "unit":
+        out["kind"] = piece.kind
+    if piece.level:
+        out["level"] = piece.level
+    if piece.facing is not None:
+        out["facing"] = piece.facing
+    if piece.status:
+        out["status"] = sorted(piece.status)
+    if piece.steps != 1:
+        out["steps"] = piece.steps
+    if piece.carrying:
+        out["carrying"] = list(piece.carrying)
+    return out
+
+
+def piece_from_json(data: JsonDict) -> Piece:
+    q, r = data["hex"]
+    return Piece(
+        id=data["id"],
+        type=data["type"],
+        hex=Hex(q, r),
+        side=data.get("side"),
+        kind=data.get("kind", "unit"),
+        level=data.get("level", 0),
+        facing=data.get("facing"),
+        status=frozenset(data.get("status", ())),
+        steps=data.get("steps", 1),
+        carrying=tuple(data.get("carrying", ())),
+    )
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game.
+
+    - ``map``: the pieces on the map (units and hex markers), what LOS and movement read;
+    - ``boxes``: pieces off the map by box name ("dead", "landing", "turn-3"...); a
+      piece in a box keeps the hex it last stood on, which means nothing there;
+    - ``tracks``: named whole numbers (victory points, misses this phase);
+    - ``marks``: named lists of ids the rules remember for a while (units already
+      targeted this turn), cleared by the rules when their time is up;
+    - ``decks`` and ``hands``: cards by deck name and by holder;
+    - ``options``: the optional rules chosen for this game;
+    - ``turn``/``phase``: where the turn sequence stands ("setup" before the first turn);
+    - ``drawn``: the dice stream position (see ``tabletop.engine.dice``);
+    - ``result``: the outcome once the game is over.
+    """
+
+    map: MapState
+    turn: int = 0
+    phase: str = "setup"
+    boxes: dict[str, list[Piece]] = field(default_factory=dict)
+    tracks: dict[str, int] = field(default_factory=dict)
+    marks: dict[str, list[str]] = field(default_factory=dict)
+    decks: dict[str, Deck] = field(default_factory=dict)
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    drawn: int = 0
+    result: str | None = None
+
+    @property
+    def board(self) -> Map:
+        return self.map.board
+
+    # -- off-map boxes ----------------------------------------------------------------
+
+    def box(self, name: str) -> list[Piece]:
+        """The pieces in box ``name`` (an empty list if none), in the order put there."""
+        return self.boxes.get(name, [])
+
+    def to_box(self, piece_id: str, name: str) -> Piece:
+        """Take a piece off the map into a box (the dead pool, a landing box)."""
+        piece = self.map.remove(piece_id)
+        self.boxes.setdefault(name, []).append(piece)
+        return piece
+
+    def from_box(self, name: str, piece_id: str, to: Hex) -> Piece:
+        """Put a piece from a box on the map at ``to``."""
+        pieces = self.boxes.get(name, [])
+        for i, piece in enumerate(pieces):
+            if piece.id == piece_id:
+                moved = replace(piece, hex=to)
+                self.map.place(moved)
+                del pieces[i]
+                if not pieces:
+                    del self.boxes[name]
+                return moved
+        raise KeyError(f"no piece {piece_id!r} in box {name!r}")
+
+    def where(self, piece_id: str) -> str | None:
+        """The box holding ``piece_id``, or None (on the map, or unknown)."""
+        for name, pieces in self.boxes.items():
+            if any(p.id == piece_id for p in pieces):
+                return name
+        return None
+
+    # -- marks and tracks -------------------------------------------------------------
+
+    def marked(self, name: str, piece_id: str) -> bool:
+        return piece_id in self.marks.get(name, ())
+
+    def mark(self, name: str, piece_id: str) -> None:
+        ids = self.marks.setdefault(name, [])
+        if piece_id not in ids:
+            ids.append(piece_id)
+
+    def track(self, name: str) -> int:
+        return self.tracks.get(name, 0)
+
+    # -- serialisation ----------------------------------------------------------------
+
+    def to_json(self) -> JsonDict:
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "pieces": [piece_to_json(p) for p in self.map.pieces()],
+            "boxes": {k: [piece_to_json(p) for p in v] for k, v in self.boxes.items()},
+            "tracks": dict(self.tracks),
+            "marks": {k: list(v) for k, v in self.marks.items()},
+            "decks": {k: d.to_json() for k, d in self.decks.items()},
+            "hands": {k: list(v) for k, v in self.hands.items()},
+            "options": dict(self.options),
+            "drawn": self.drawn,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, board: Map, data: JsonDict) -> GameState:
+        """Rebuild a state on ``board``; KeyError/ValueError for malformed data."""
+        return cls(
+            map=MapState.of(board, (piece_from_json(p) for p in data["pieces"])),
+            turn=data["turn"],
+            phase=data["phase"],
+            boxes={k: [piece_from_json(p) for p in v] for k, v in data["boxes"].items()},
+            tracks=dict(data["tracks"]),
+            marks={k: list(v) for k, v in data["marks"].items()},
+            decks={k: Deck.from_json(d) for k, d in data["decks"].items()},
+            hands={k: list(v) for k, v in data["hands"].items()},
+            options=dict(data["options"]),
+            drawn=data["drawn"],
+            result=data["result"],
+        )
+
+    def copy(self) -> GameState:
+        """An independent copy (by way of JSON, so nothing is shared)."""
+        return GameState.from_json(self.board, self.to_json())

@@ -1,0 +1,251 @@
+"""DOG SECTOR phase 4: German trench fire (Table 4), decided by stated priorities.
+
+Knows the order the German units fire in, which American units each may fire at and
+why not the others, which legal target it picks when there is a choice (and says which
+rule chose), and the Table 4 roll with its bonuses. The geometric limits (same or
+adjacent section; draw, trench, bluff and bluff-adjacent beach hexes only when adjacent;
+infantry and MG pillboxes not at tank/dozer hexes or the hex behind; AT guns and MG
+pillboxes not at trench or hilltop hexes; bonus ranges) are the line-of-sight policy's
+(``los.py``/``los.yaml``), asked with the German unit as viewer and the American unit as
+target piece; a blocked verdict is an illegal target and its findings are the reason.
+
+Project's choices (the text leaves them open):
+
+- Firing order: section 1 to 6 (``rules.yaml`` artillery.sections), then hex label, then
+  unit id; every German unit fires once a turn (or holds fire with no legal target).
+- "Reduced, immobilized and pinned down units cannot be targeted again in the same
+  turn" is read as a limit for one turn: a unit that became reduced, immobilized or
+  pinned down this turn (by artillery, German fire or a mine: the per-turn ``targeted``
+  mark, hits.py) may not be targeted again this turn, and neither may any pinned down
+  unit (pins only last the turn, phase 7). A unit reduced or immobilized in an earlier
+  turn may be fired at again.
+- Priority among legal targets: nearest first; then the type this German unit's roll
+  hurts most (``rules.yaml`` german_fire.*.prefer: infantry for infantry and MGs, tanks
+  and dozers for AT guns and panzerfausts); then the hex holding most American units;
+  then the westernmost hex (lowest label); then the lowest id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop.engine.dice import Dice
+from tabletop.engine.los import LosQuery, line_of_sight
+from tabletop.engine.pieces import Piece
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import distance
+
+from . import hits
+from . import los as dog_los
+from .procedures import GERMAN, american_units, tables
+
+RULE = "DOG SECTOR phase 4"
+TABLE = "DOG SECTOR Table 4"
+GERMAN_FIRED = "german-fired"
+
+
+def unit_name(piece: Piece) -> str:
+    """The German unit type as Table 4 names it ("MG pillbox")."""
+    unit = dog_los.tables().sides[GERMAN].units.get(piece.type)
+    return unit.name if unit is not None else piece.type
+
+
+def _german(state: GameState, gid: str) -> Piece:
+    piece = state.map.piece(gid)
+    if piece.kind != "unit" or piece.side != GERMAN:
+        raise ValueError(f"{gid} is not a German unit (phase 4 is German fire)")
+    if piece.type not in tables().german_fire:
+        raise ValueError(f"{gid}: German unit type {piece.type!r} has no line in Table 4 (rules.yaml)")
+    return piece
+
+
+def _section_index(state: GameState, piece: Piece) -> int:
+    sections = tables().artillery.sections
+    for i, key in enumerate(sections):
+        region = state.board.regions.get(key)
+        if region is not None and piece.hex in region.hexes:
+            return i
+    return len(sections)
+
+
+def firing_order(state: GameState) -> list[Piece]:
+    """Every German unit on the map in the order they fire: section 1 to 6, then hex
+    label, then id (project's choice)."""
+    germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
+    board = state.board
+    return sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+
+
+def next_to_fire(state: GameState) -> Piece | None:
+    """The first German unit in firing order that has not fired (or held fire) this turn."""
+    return next((p for p in firing_order(state) if not state.marked(GERMAN_FIRED, p.id)), None)
+
+
+def target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]:
+    """Every American unit on the map with why German unit ``gid`` may not fire at it
+    (None: a legal target), in label then id order."""
+    shooter = _german(state, gid)
+    board = state.board
+    policy = dog_los.DogSectorPolicy(board)
+    h = hits.tables()
+    out: list[tuple[Piece, str | None]] = []
+    for target in sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id)):
+        reasons = []
+        if state.marked(h.targeted_mark, target.id):
+            reasons.append(
+                "already reduced, immobilized or pinned down this turn: cannot be targeted again (phase 4)"
+            )
+        elif target.has(h.pinned_status):
+            reasons.append("pinned down: cannot be targeted again this turn (phase 4)")
+        verdict = line_of_sight(state.map, policy, LosQuery(shooter.hex, target.hex, viewer=shooter,
+                                                            target_piece=target))  # fmt: skip
+        if verdict.result == "blocked":
+            reasons.extend(f"{f.cause} ({f.rule})" for f in verdict.blocking)
+        out.append((target, "; ".join(reasons) if reasons else None))
+    return out
+
+
+def legal_targets(state: GameState, gid: str) -> list[Piece]:
+    """The American units German unit ``gid`` may fire at now (phase 4 general rules)."""
+    return [p for p, why in target_reasons(state, gid) if why is None]
+
+
+def target_refusal(state: GameState, gid: str, target_id: str) -> str | None:
+    """Why ``gid`` may not fire at ``target_id`` now, or None."""
+    for piece, why in target_reasons(state, gid):
+        if piece.id == target_id:
+            return None if why is None else f"{piece.type} {piece.id}: {why}"
+    return f"{target_id} is not an American unit on the map"
+
+
+@dataclass(frozen=True)
+class _Rank:
+    range: int
+    preferred: bool
+    crowd: int
+    key: tuple[int, int, int, str, str]
+
+
+def _rank(state: GameState, shooter: Piece, target: Piece) -> _Rank:
+    prefer = tables().german_fire[shooter.type].prefer
+    rng = distance(shooter.hex, target.hex)
+    crowd = len(american_units(state, target.hex))
+    preferred = target.type in prefer
+    key = (rng, 0 if preferred else 1, -crowd, state.board.label(target.hex), target.id)
+    return _Rank(rng, preferred, crowd, key)
+
+
+def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
+    """The target German unit ``gid`` fires at by the priority rules, and why in words
+    (the rule that chose, and the others it beat); None with the reasons if it has no
+    legal target."""
+    shooter = _german(state, gid)
+    board = state.board
+    legal = legal_targets(state, gid)
+    if not legal:
+        return None, "no legal target"
+    ranked = sorted(legal, key=lambda p: _rank(state, shooter, p).key)
+    best = ranked[0]
+    b = _rank(state, shooter, best)
+    if len(ranked) == 1:
+        return best, f"the only legal target (range {b.range})"
+    rest = ranked[1:]
+
+    def names(ps: list[Piece]) -> str:
+        shown = [f"{p.type} {p.id} at {board.label(p.hex)}" for p in ps[:4]]
+        more = f" and {len(ps) - 4} more" if len(ps) > 4 else ""
+        return ", ".join(shown) + more
+
+    farther = [p for p in rest if _rank(state, shooter, p).range > b.range]
+    tied = [p for p in rest if _rank(state, shooter, p).range == b.range]
+    why = f"nearest legal target (range {b.range})"
+    if farther:
+        why += f"; {len(farther)} farther: {names(farther)}"
+    if not tied:
+        return best, why
+    prefer = tables().german_fire[shooter.type].prefer
+    less = [p for p in tied if not _rank(state, shooter, p).preferred]
+    if b.preferred and less:
+        why += f"; a {'/'.join(prefer)} is the {unit_name(shooter)}'s first choice over {names(less)}"
+        tied = [p for p in tied if _rank(state, shooter, p).preferred]
+        if not tied:
+            return best, why
+    fewer = [p for p in tied if _rank(state, shooter, p).crowd < b.crowd]
+    if fewer:
+        why += f"; its hex holds the most American units ({b.crowd}), more than {names(fewer)}"
+        tied = [p for p in tied if _rank(state, shooter, p).crowd == b.crowd]
+        if not tied:
+            return best, why
+    later = [p for p in tied if p.hex != best.hex]
+    if later:
+        why += f"; lowest hex label among equal targets, before {names(later)}"
+        tied = [p for p in tied if p.hex == best.hex]
+        if not tied:
+            return best, why
+    return best, why + f"; lowest id in its hex, before {names(tied)}"
+
+
+def hold_fire(state: GameState, gid: str, why: str) -> list[str]:
+    """German unit ``gid`` does not fire this turn (no legal target, or the player's
+    override); it counts as having fired."""
+    shooter = _german(state, gid)
+    state.mark(GERMAN_FIRED, gid)
+    return [f"{unit_name(shooter)} {gid} at {state.board.label(shooter.hex)} holds fire: {why}"]
+
+
+def fire(state: GameState, gid: str, target_id: str, dice: Dice, *, override: bool = False) -> list[str]:
+    """German unit ``gid`` fires at American unit ``target_id``: 1D6 on Table 4 (+1 for
+    infantry adjacent to the target; an AT gun within 10 hexes hits on 5-6), then the
+    target hex is pinned down, or the target takes a hit. ValueError for an illegal
+    target or a unit that already fired. ``override``: the player chose this target
+    instead of the rules' priority (logged as such)."""
+    shooter = _german(state, gid)
+    if state.marked(GERMAN_FIRED, gid):
+        raise ValueError(f"{gid} has already fired this turn (phase 4)")
+    why = target_refusal(state, gid, target_id)
+    if why is not None:
+        raise ValueError(why)
+    target = state.map.piece(target_id)
+    board = state.board
+    row = tables().german_fire[shooter.type]
+    name = unit_name(shooter)
+    rng = distance(shooter.hex, target.hex)
+    bonus_range = dog_los.tables().sides[GERMAN].units[shooter.type].bonus_range
+    within = bonus_range is not None and rng <= bonus_range
+    where = "adjacent" if bonus_range == 1 else f"within {bonus_range} hexes"
+    source, aim = board.label(shooter.hex), board.label(target.hex)
+    face = dice.d6(
+        f"phase 4: {name} {gid} at {source} fires at {target.type} {target_id} in {aim} (range {rng})"
+    )
+    if within and row.add:
+        total = face + row.add
+        result = row.results(total)
+        dice.rule(f"+{row.add} {where} = {total}, {result}")
+    elif within and row.bonus_results is not None:
+        result = row.bonus_results(face)
+        dice.rule(f"{result} ({where}: hit on {row.bonus_results.faces('hit')})")
+    else:
+        result = row.results(face)
+        dice.rule(result)
+    state.mark(GERMAN_FIRED, gid)
+    chosen = " (override: the player's choice of target)" if override else ""
+    lines = [f"{name} {gid} at {source} fires at {target.type} {target_id} in {aim}{chosen}: {result}"]
+    cause = f"{name} {gid} fire, {TABLE}"
+    if result == "pinned":
+        lines += hits.pin(state, target.hex, cause)
+    elif result == "hit":
+        lines += hits.hit(state, target_id, cause)
+    return lines
+
+
+__all__ = [
+    "GERMAN_FIRED",
+    "choose_target",
+    "fire",
+    "firing_order",
+    "hold_fire",
+    "legal_targets",
+    "next_to_fire",
+    "target_reasons",
+    "target_refusal",
+]

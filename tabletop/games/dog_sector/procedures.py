@@ -1,0 +1,488 @@
+"""DOG SECTOR procedures of the turn that no player decides: phase 1 (landing), phase 2
+(swamping), phase 3 (off-map artillery) and phase 7 (end of turn), and the reading of
+``rules.yaml`` (turn count, Table 2, landing, swamping, artillery, Table 4, Table 7).
+
+Knows the map's kinds of ground only through ``rules.yaml`` and the map's regions (the
+landing row, the sections) and terrain. Every roll is made with the injected dice and
+logged with its purpose in words using map labels. Knows nothing of German trench fire
+(``german``), American actions (``american``) or the turn machine (``ruleset``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+from tabletop.board import Map
+from tabletop.datareader import Reader
+from tabletop.engine.dice import Dice
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex, distance, neighbors
+from tabletop.yamlfile import DataError, LineDict, read_yaml
+
+from . import hits
+
+DATA = Path(__file__).with_name("rules.yaml")
+GAME = "DOG SECTOR"
+AMERICAN = "american"
+GERMAN = "german"
+SWAMP_CHECKED = "swamp-checked"  # per-phase mark: labels of the sea hexes checked
+MISSES = "misses"  # phase 3 track
+LANDED = "landing-rolled"  # per-turn track: 1 once phase 1's roll is made
+TO_LAND = "to-land"  # per-turn track: units still to place (option choose-landing)
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- the data
+
+
+@dataclass(frozen=True)
+class FaceTable(Generic[T]):
+    """Results by die face: ``rows`` of (lowest face, highest face, result)."""
+
+    rows: tuple[tuple[int, int, T], ...]
+
+    def __call__(self, face: int) -> T:
+        """The result for ``face``; faces past either end read as the end face."""
+        face = max(self.rows[0][0], min(face, self.rows[-1][1]))
+        for lo, hi, value in self.rows:
+            if lo <= face <= hi:
+                return value
+        raise ValueError(f"no result for face {face}")  # the reader makes this impossible
+
+    def faces(self, value: T) -> str:
+        """The faces giving ``value``, in the text's style ("5-6")."""
+        spans = [f"{lo}-{hi}" if hi > lo else f"{lo}" for lo, hi, v in self.rows if v == value]
+        return ", ".join(spans)
+
+
+@dataclass(frozen=True)
+class Landing:
+    dice: int
+    limited_dice: int
+    box: str
+    region_kind: str
+
+
+@dataclass(frozen=True)
+class SwampResult:
+    result: str
+    swamps: frozenset[str] | None  # unit types swamped; None: every unit in the hex
+
+
+@dataclass(frozen=True)
+class Swamping:
+    terrain: frozenset[str]
+    not_next_to: frozenset[str]
+    results: FaceTable[SwampResult]
+
+
+@dataclass(frozen=True)
+class Artillery:
+    sections: tuple[str, ...]
+    target_terrain: frozenset[str]
+    not_next_to: frozenset[str]
+    closest_to: frozenset[str]
+    hit: frozenset[int]
+    misses: int
+
+
+@dataclass(frozen=True)
+class GermanFire:
+    """One line of Table 4."""
+
+    type: str
+    results: FaceTable[str]
+    add: int  # added to the die within the bonus range
+    bonus_results: FaceTable[str] | None  # the table used within the bonus range
+    prefer: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rank:
+    """One line of Table 7."""
+
+    low: int
+    high: int
+    rank: str
+    words: str
+
+
+@dataclass(frozen=True)
+class RuleTables:
+    """Everything ``rules.yaml`` holds, validated."""
+
+    turns: int
+    bombardment: Mapping[str, Mapping[str, Any]]
+    landing: Landing
+    swamping: Swamping
+    artillery: Artillery
+    german_fire: Mapping[str, GermanFire]
+    ranks: tuple[Rank, ...]
+
+
+RESULTS = ("miss", "pinned", "hit")
+
+
+class _Reader(Reader):
+    """Validation of ``rules.yaml``; DataError names the line."""
+
+    def span(self, key: Any, line: int | None, where: str, least: int = 1) -> tuple[int, int]:
+        text = str(key)
+        lo, _, hi = text.partition("-")
+        try:
+            a, b = int(lo), int(hi or lo)
+        except ValueError:
+            raise self.error(line, f"{where}: {key!r} is not a face or a range of faces like 1-4") from None
+        if not least <= a <= b:
+            raise self.error(line, f"{where}: {key!r} is not a number or a range like 1-4 (from {least})")
+        return a, b
+
+    def faces(self, node: Any, where: str, line: int | None, read: Any, sides: int = 6) -> FaceTable[Any]:
+        node = self.mapping(node, where, line)
+        rows = []
+        for key, value in node.items():
+            lo, hi = self.span(key, node.key_lines[key], where)
+            rows.append((lo, hi, read(value, f"{where}.{key}", node.key_lines[key])))
+        rows.sort(key=lambda r: r[0])
+        expected = 1
+        for lo, hi, _ in rows:
+            if lo != expected:
+                raise self.error(line, f"{where}: the faces must run 1-{sides} without gaps or overlaps")
+            expected = hi + 1
+        if expected != sides + 1:
+            raise self.error(line, f"{where}: the faces must run 1-{sides} without gaps or overlaps")
+        return FaceTable(tuple(rows))
+
+    def fire_result(self, value: Any, where: str, line: int | None) -> str:
+        if value not in RESULTS:
+            raise self.error(line, f"{where} must be one of {', '.join(RESULTS)}")
+        return str(value)
+
+    def swamp_result(self, value: Any, where: str, line: int | None) -> SwampResult:
+        node = self.mapping(value, where, line, ("result", "swamps"), ("result",))
+        swamps = node.get("swamps")
+        if swamps is None:
+            return SwampResult(self.word_in(node, "result", where, "text"), frozenset())
+        if swamps == "all":
+            return SwampResult(self.word_in(node, "result", where, "text"), None)
+        return SwampResult(
+            self.word_in(node, "result", where, "text"), frozenset(self.words_in(node, "swamps", where))
+        )
+
+    def german(self, key: str, node: Any, line: int | None) -> GermanFire:
+        where = f"german_fire.{key}"
+        node = self.mapping(node, where, line, ("results", "bonus", "prefer"), ("results", "prefer"))
+        results = self.faces(node["results"], f"{where}.results", node.key_lines["results"], self.fire_result)
+        add, bonus_results = 0, None
+        if "bonus" in node:
+            w = f"{where}.bonus"
+            bonus = self.mapping(node["bonus"], w, node.key_lines["bonus"], ("add", "results"))
+            if len(bonus) != 1:
+                raise self.error(node.key_lines["bonus"], f"{w} needs one of `add:` or `results:`")
+            if "add" in bonus:
+                add = self.whole_in(bonus, "add", w, 1)
+            else:
+                bonus_results = self.faces(bonus["results"], f"{w}.results", bonus.key_lines["results"],
+                                           self.fire_result)  # fmt: skip
+        return GermanFire(key, results, add, bonus_results, self.words_in(node, "prefer", where))
+
+    def tables(self) -> RuleTables:
+        keys = ("turns", "bombardment", "landing", "swamping", "artillery", "german_fire", "victory")
+        top = self.mapping(self.data, "the file", 1, keys, keys)
+        lines = top.key_lines
+        bombardment = self.mapping(top["bombardment"], "bombardment", lines["bombardment"])
+        landing = self.mapping(top["landing"], "landing", lines["landing"],
+                               ("dice", "limited_dice", "box", "region_kind"),
+                               ("dice", "limited_dice", "box", "region_kind"))  # fmt: skip
+        swamp = self.mapping(top["swamping"], "swamping", lines["swamping"],
+                             ("terrain", "not_next_to", "results"), ("terrain", "not_next_to", "results"))  # fmt: skip
+        art_keys = ("sections", "target_terrain", "not_next_to", "closest_to", "hit", "misses")
+        art = self.mapping(top["artillery"], "artillery", lines["artillery"], art_keys, art_keys)
+        hit_lo, hit_hi = self.span(art["hit"], art.key_lines["hit"], "artillery.hit")
+        fire = self.mapping(top["german_fire"], "german_fire", lines["german_fire"])
+        victory = self.mapping(top["victory"], "victory", lines["victory"], ("ranks",), ("ranks",))
+        ranks = []
+        for i, (item, line) in enumerate(zip(victory["ranks"], victory["ranks"].item_lines, strict=True)):
+            w = f"victory.ranks[{i}]"
+            item = self.mapping(item, w, line, ("sections", "rank", "words"), ("sections", "rank", "words"))
+            lo, hi = self.span(item["sections"], line, f"{w}.sections", least=0)
+            ranks.append(Rank(lo, hi, self.word_in(item, "rank", w), self.word_in(item, "words", w)))
+        sections = self.words_in(art, "sections", "artillery")
+        expected = 0
+        for r in ranks:
+            if r.low != expected:
+                raise self.error(
+                    victory.line, "victory.ranks must cover 0 to the number of sections in order"
+                )
+            expected = r.high + 1
+        if expected != len(sections) + 1:
+            raise self.error(victory.line, "victory.ranks must cover 0 to the number of sections in order")
+        return RuleTables(
+            turns=self.whole_in(top, "turns", "the file", 1),
+            bombardment=MappingProxyType({k: dict(v) for k, v in bombardment.items()}),
+            landing=Landing(
+                self.whole_in(landing, "dice", "landing", 1),
+                self.whole_in(landing, "limited_dice", "landing", 1),
+                self.word_in(landing, "box", "landing"),
+                self.word_in(landing, "region_kind", "landing"),
+            ),
+            swamping=Swamping(
+                frozenset(self.words_in(swamp, "terrain", "swamping")),
+                frozenset(self.words_in(swamp, "not_next_to", "swamping")),
+                self.faces(
+                    swamp["results"], "swamping.results", swamp.key_lines["results"], self.swamp_result
+                ),
+            ),
+            artillery=Artillery(
+                sections,
+                frozenset(self.words_in(art, "target_terrain", "artillery")),
+                frozenset(self.words_in(art, "not_next_to", "artillery")),
+                frozenset(self.words_in(art, "closest_to", "artillery")),
+                frozenset(range(hit_lo, hit_hi + 1)),
+                self.whole_in(art, "misses", "artillery", 1),
+            ),
+            german_fire=MappingProxyType({k: self.german(k, v, fire.key_lines[k]) for k, v in fire.items()}),
+            ranks=tuple(ranks),
+        )
+
+
+def read_tables(path: Path) -> RuleTables:
+    """Read and validate a ``rules.yaml``; DataError names the line of any problem."""
+    data = read_yaml(path)
+    if not isinstance(data, LineDict):
+        raise DataError(path, 1, "the file must be a mapping")
+    return _Reader(path, data, line=1).tables()
+
+
+@cache
+def tables() -> RuleTables:
+    """The shipped ``rules.yaml`` beside this module, read once."""
+    return read_tables(DATA)
+
+
+# ------------------------------------------------------------------------ map helpers
+
+
+def next_to(board: Map, h: Hex, terrain: frozenset[str]) -> bool:
+    """Whether a neighbour of ``h`` on the map has one of ``terrain``."""
+    return any(board.grid.contains(n) and board.terrain[n] in terrain for n in neighbors(h))
+
+
+def landing_hexes(board: Map) -> list[Hex]:
+    """The landing-row hexes, in label order."""
+    kind = tables().landing.region_kind
+    hexes = {h for r in board.regions.values() if r.kind == kind for h in r.hexes}
+    return sorted(hexes, key=board.label)
+
+
+def section_hexes(board: Map, key: str) -> frozenset[Hex]:
+    """The hexes of section region ``key``; ValueError if the map has no such region."""
+    region = board.regions.get(key)
+    if region is None:
+        raise ValueError(f"map {board.name!r} has no section region {key!r} (rules.yaml artillery.sections)")
+    return frozenset(region.hexes)
+
+
+def west_first(board: Map, h: Hex) -> tuple[int, int]:
+    """A sort key: westernmost (lowest column) first, then northernmost (lowest row)."""
+    col, row = board.grid.offset_of(h)
+    return col, row
+
+
+def american_units(state: GameState, h: Hex | None = None) -> list[Any]:
+    """The American units on the map (in hex ``h`` if given)."""
+    pieces = state.map.units_at(h) if h is not None else state.map.pieces()
+    return [p for p in pieces if p.kind == "unit" and p.side == AMERICAN]
+
+
+# ------------------------------------------------------------------- phase 1: landing
+
+
+def landing_count_dice(state: GameState) -> int:
+    """How many D6 phase 1 rolls: 3, or 2 with the option `limited-reinforcements`."""
+    t = tables().landing
+    return t.limited_dice if state.options.get("limited-reinforcements") else t.dice
+
+
+def land(state: GameState, dice: Dice) -> list[str]:
+    """Phase 1: roll 3D6 (2D6) for the number of units landing; unless the option
+    `choose-landing` is on, draw that many at random from the landing box and put each
+    on a landing-row hex chosen at random. Returns what happened in words."""
+    t = tables().landing
+    n_dice = landing_count_dice(state)
+    waiting = len(state.box(t.box))
+    count = dice.total(n_dice, 6, f"phase 1: {n_dice}D6 American units land ({waiting} waiting)")
+    landing = min(count, waiting)
+    dice.rule(f"{landing} units land" + (f" (only {waiting} left)" if landing < count else ""))
+    state.tracks[LANDED] = 1
+    if state.options.get("choose-landing"):
+        state.tracks[TO_LAND] = landing
+        return [f"phase 1: {landing} American units to land; the player places them (option choose-landing)"]
+    hexes = landing_hexes(state.board)
+    if not hexes:
+        raise ValueError(f"map {state.board.name!r} has no {t.region_kind} region to land on")
+    lines = [f"phase 1: {landing} American units land"]
+    for i in range(landing):
+        pool = state.box(t.box)
+        unit = dice.pick(list(pool), f"phase 1: draw unit {i + 1} of {landing} from {len(pool)} waiting")
+        if len(pool) > 1:
+            dice.rule(f"{unit.type} {unit.id}")
+        to = dice.pick(hexes, f"phase 1: landing-row hex for {unit.type} {unit.id}")
+        dice.rule(f"lands at {state.board.label(to)}")
+        state.from_box(t.box, unit.id, to)
+        lines.append(f"{unit.type} {unit.id} lands at {state.board.label(to)}")
+    return lines
+
+
+def landing_refusal(state: GameState, unit_id: str, to: str) -> str | None:
+    """Why the player may not land ``unit_id`` at label ``to`` now (option
+    `choose-landing`), or None."""
+    t = tables().landing
+    if not state.options.get("choose-landing"):
+        return "units land at random (phase 1); placing them by hand needs the option choose-landing"
+    if not state.track(LANDED):
+        return "roll for the number of units landing first (phase 1: land)"
+    if state.track(TO_LAND) <= 0:
+        return "every unit rolled for this turn has landed (phase 1)"
+    if not any(p.id == unit_id for p in state.box(t.box)):
+        return f"{unit_id} is not waiting in the {t.box} box"
+    try:
+        h = state.board.hex_of(str(to))
+    except Exception:
+        return f"{to!r} is not a hex of this map"
+    if h not in landing_hexes(state.board):
+        return f"{to} is not a landing-row hex (phase 1 lands units on the landing row)"
+    return None
+
+
+def land_unit(state: GameState, unit_id: str, to: str) -> list[str]:
+    """Phase 1 with the option `choose-landing`: put one waiting unit on landing-row hex
+    ``to`` (a label); ValueError with the reason if that is not allowed."""
+    why = landing_refusal(state, unit_id, to)
+    if why is not None:
+        raise ValueError(why)
+    t = tables().landing
+    piece = state.from_box(t.box, unit_id, state.board.hex_of(str(to)))
+    state.tracks[TO_LAND] = state.track(TO_LAND) - 1
+    return [f"{piece.type} {piece.id} lands at {to} (player's choice)"]
+
+
+# ------------------------------------------------------------------ phase 2: swamping
+
+
+def swamp_hexes(state: GameState) -> list[Hex]:
+    """Phase 2: the sea hexes holding an American unit and not adjacent to a beach hex,
+    in label order."""
+    t = tables().swamping
+    board = state.board
+    out = {
+        p.hex
+        for p in american_units(state)
+        if board.terrain[p.hex] in t.terrain and not next_to(board, p.hex, t.not_next_to)
+    }
+    return sorted(out, key=board.label)
+
+
+def swamp_check(state: GameState, hex: Hex, dice: Dice) -> list[str]:
+    """Phase 2: roll 1D6 for the units in ``hex``: 1-4 all good, 5 tanks and dozers
+    swamped, 6 every unit swamped (eliminated). Marks the hex checked."""
+    t = tables().swamping
+    label = state.board.label(hex)
+    units = american_units(state, hex)
+    names = ", ".join(f"{p.type} {p.id}" for p in units)
+    face = dice.d6(f"phase 2: swamping check at {label} ({names})")
+    result = t.results(face)
+    dice.rule(result.result)
+    state.mark(SWAMP_CHECKED, label)
+    lost = [p for p in units if result.swamps is None or p.type in result.swamps]
+    none = " (none in the hex)" if result.swamps and not lost else ""
+    lines = [f"{label}: {result.result}{none}"]
+    for p in lost:
+        lines += hits.eliminate(state, p.id, f"swamped at {label}, phase 2")
+    return lines
+
+
+# ----------------------------------------------------------------- phase 3: artillery
+
+
+def trench_distance(board: Map, h: Hex) -> int:
+    """Hexes from ``h`` to the nearest trench hex of the map (rules.yaml closest_to)."""
+    kinds = tables().artillery.closest_to
+    return min(distance(h, t) for t, k in board.terrain.items() if k in kinds)
+
+
+def artillery_candidates(state: GameState, section: str | None = None) -> list[Hex]:
+    """Phase 3: American-occupied sea or beach hexes not adjacent to bluffs (in
+    ``section`` if given), closest to the trenches first, ties west first."""
+    t = tables().artillery
+    board = state.board
+    inside = section_hexes(board, section) if section is not None else None
+    out = {
+        p.hex
+        for p in american_units(state)
+        if board.terrain[p.hex] in t.target_terrain
+        and not next_to(board, p.hex, t.not_next_to)
+        and (inside is None or p.hex in inside)
+    }
+    return sorted(out, key=lambda h: (trench_distance(board, h), *west_first(board, h)))
+
+
+def bombard(state: GameState, dice: Dice) -> list[str]:
+    """Phase 3: one bombardment: 1D6 for the section, then the hex closest to the
+    trenches there (sea or beach, not next to bluffs) is hit on 4-6, every unit in it
+    taking one hit. No such hex, or a miss, adds one to the `misses` track."""
+    t = tables().artillery
+    board = state.board
+    face = dice.roll(1, len(t.sections), "phase 3: German artillery, bombarded section")[0]
+    section = t.sections[face - 1]
+    candidates = artillery_candidates(state, section)
+    if not candidates:
+        dice.rule(f"{section}: no American-occupied sea or beach hex away from the bluffs, a miss")
+        state.tracks[MISSES] = state.track(MISSES) + 1
+        return [f"artillery on {section}: no target, a miss ({state.track(MISSES)} of {t.misses})"]
+    target = candidates[0]
+    dice.rule(f"{section}: {board.label(target)} is the hex closest to the trenches")
+    label = board.label(target)
+    units = american_units(state, target)
+    roll = dice.d6(f"phase 3: artillery at {label}, hit on {_span(t.hit)}")
+    if roll not in t.hit:
+        dice.rule("miss")
+        state.tracks[MISSES] = state.track(MISSES) + 1
+        return [f"artillery on {section} at {label}: a miss ({state.track(MISSES)} of {t.misses})"]
+    dice.rule("hit")
+    lines = [f"artillery on {section} at {label}: a hit on {len(units)} units"]
+    for p in units:
+        lines += hits.hit(state, p.id, f"artillery at {label}, phase 3")
+    return lines
+
+
+def artillery_done(state: GameState) -> bool:
+    """Phase 3 is over: 3 misses, or no American-occupied hex the guns could hit."""
+    return state.track(MISSES) >= tables().artillery.misses or not artillery_candidates(state)
+
+
+def _span(faces: frozenset[int]) -> str:
+    lo, hi = min(faces), max(faces)
+    return f"{lo}-{hi}" if hi > lo else str(lo)
+
+
+# ---------------------------------------------------------------- phase 7: end of turn
+
+
+def end_turn(state: GameState) -> list[str]:
+    """Phase 7: remove the pinned down status from every unit on the map."""
+    word = hits.tables().pinned_status
+    freed = []
+    for p in state.map.pieces():
+        if p.has(word):
+            state.map.update(replace(p, status=p.status - {word}))
+            freed.append(p.id)
+    if not freed:
+        return ["phase 7: no pinned down markers to remove"]
+    return [f"phase 7: pinned down markers removed from {', '.join(freed)}"]

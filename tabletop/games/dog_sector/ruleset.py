@@ -1,0 +1,383 @@
+"""DOG SECTOR as a rule system the engine plays (``tabletop.engine.game.Ruleset``).
+
+Knows the seven phases of a DOG SECTOR turn and who acts in each (the rules' own
+procedures, ``"auto"``, for phases 1-4 and 7; the American player for phases 5 and 6),
+which action belongs to which phase, what the rules do next in an automatic phase, the
+per-turn marks and tracks to clear, and when the game is over (Table 7). The work of
+each phase is elsewhere: ``procedures`` (phases 1, 2, 3, 7), ``german`` (phase 4) and
+``american`` (phases 5 and 6, imported only when needed), ``victory`` (Table 7).
+
+Options are read from ``state.options`` (a ``DogSectorRules(options)`` fills in the
+ones a state lacks, in ``start``): ``bombardment`` (light, moderate or heavy: Table 2,
+read by the set-up), ``random-german-placement`` (set-up), ``limited-reinforcements``
+(land 2D6 units, not 3D6) and ``choose-landing`` (the player places the landing units).
+
+The game is set up with ``turn`` 0 and phase ``"setup"`` (played by the engine);
+``prepare(state, scenario)``, called by ``tabletop.engine.newgame``, or ``start(state)``
+readies the scenario's state before ``Game(...)`` copies it, and the first ``end-phase``
+begins turn 1. ``ruleset()`` is the registry's entry (``tabletop.games.RULESETS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.dice import Dice
+from tabletop.engine.game import Phase
+from tabletop.engine.pieces import Piece
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex
+
+from . import german, hits, procedures, victory
+from .procedures import AMERICAN, LANDED, MISSES, SWAMP_CHECKED, TO_LAND, tables
+
+GAME = "DOG SECTOR"
+SEQUENCE = (
+    Phase("land", "Phase 1: land American units", "auto", f"{GAME} phase 1"),
+    Phase("swamp", "Phase 2: check for swamped American units", "auto", f"{GAME} phase 2"),
+    Phase("artillery", "Phase 3: German off-map artillery", "auto", f"{GAME} phase 3"),
+    Phase("german-fire", "Phase 4: German trench fire", "auto", f"{GAME} phase 4"),
+    Phase("activity", "Phase 5: American beach activity", "american", f"{GAME} phase 5"),
+    Phase("american-fire", "Phase 6: American fire", "american", f"{GAME} phase 6"),
+    Phase("end-turn", "Phase 7: remove pinned down markers and end the turn", "auto", f"{GAME} phase 7"),
+)
+PHASES = {p.key: p for p in SEQUENCE}
+AMERICAN_PHASES = ("activity", "american-fire")
+
+#: action word -> the phase it belongs to
+PHASE_OF = {
+    "land": "land",
+    "land-unit": "land",
+    "swamp-check": "swamp",
+    "artillery": "artillery",
+    "german-fire": "german-fire",
+    "move": "activity",
+    "restore": "activity",
+    "unpin": "activity",
+    "clear": "activity",
+    "bangalore": "activity",
+    "fire": "american-fire",
+}
+
+#: marks and tracks kept for one turn, cleared as phase 1 begins
+TURN_MARKS = ("targeted", "fired", german.GERMAN_FIRED, SWAMP_CHECKED)
+TURN_TRACKS = (MISSES, LANDED, TO_LAND)
+AP_SPENT = "ap-spent:"
+
+OPTIONS: dict[str, tuple[Any, ...]] = {
+    "bombardment": ("light", "moderate", "heavy"),
+    "random-german-placement": (True, False),
+    "limited-reinforcements": (True, False),
+    "choose-landing": (True, False),
+}
+
+
+def _american() -> ModuleType | None:
+    """The phase 5/6 module, or None if it is not there (yet)."""
+    try:
+        from . import american
+    except ImportError:
+        return None
+    return american
+
+
+def _name(key: str) -> str:
+    return PHASES[key].name
+
+
+class DogSectorRules:
+    """The DOG SECTOR turn machine: see the module doc."""
+
+    name = "dog_sector"
+    sides = ("american", "german")
+    sequence = SEQUENCE
+    undo_across_turns = False
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options = dict(options or {})
+        _check_options(self.options)
+
+    # -- preparing a scenario's state -------------------------------------------------
+
+    def start(self, state: GameState) -> list[str]:
+        """Prepare a freshly set-up state: fill in options it lacks, put the American
+        force waiting in boxes other than the dead pool into the landing box (if that is
+        empty), and give units of several steps (infantry) their full strength when the
+        scenario left the default of one step. Returns what it did in words."""
+        for key, value in self.options.items():
+            state.options.setdefault(key, value)
+        _check_options(state.options)
+        lines: list[str] = []
+        box = tables().landing.box
+        dead = hits.tables().dead_box
+        if not state.box(box):
+            for name in [n for n in state.boxes if n not in (box, dead)]:
+                for piece in [p for p in state.box(name) if p.side == AMERICAN]:
+                    state.boxes[name].remove(piece)
+                    state.boxes.setdefault(box, []).append(piece)
+                    lines.append(f"{piece.type} {piece.id} waits to land (from box {name})")
+                if not state.boxes[name]:
+                    del state.boxes[name]
+        _full_strength(state)
+        return lines
+
+    def prepare(self, state: GameState, scenario: object = None) -> None:
+        """``tabletop.engine.newgame``'s hook: ``start`` on the new game's state."""
+        self.start(state)
+
+    # -- the Ruleset protocol ---------------------------------------------------------
+
+    def begin_phase(self, state: GameState, dice: Dice) -> list[str]:
+        phase = state.phase
+        if phase == "land":
+            if state.turn == 1:
+                _full_strength(state)  # units placed during the set-up
+            for mark in TURN_MARKS:
+                state.marks.pop(mark, None)
+            for track in [t for t in state.tracks if t in TURN_TRACKS or t.startswith(AP_SPENT)]:
+                del state.tracks[track]
+            return []
+        if phase == "swamp":
+            state.marks.pop(SWAMP_CHECKED, None)
+            return []
+        if phase == "artillery":
+            state.tracks[MISSES] = 0
+            return []
+        if phase == "end-turn":
+            return procedures.end_turn(state)
+        return []
+
+    def proposal(self, state: GameState) -> Action | None:
+        phase = state.phase
+        if phase == "land":
+            waiting = state.box(tables().landing.box)
+            if not state.track(LANDED) and waiting:
+                return {"do": "land"}
+            if state.options.get("choose-landing") and state.track(TO_LAND) > 0 and waiting:
+                return None  # the player places the units
+            return dict(END_PHASE)
+        if phase == "swamp":
+            h = _next_swamp_hex(state)
+            return {"do": "swamp-check", "hex": state.board.label(h)} if h is not None else dict(END_PHASE)
+        if phase == "artillery":
+            return dict(END_PHASE) if procedures.artillery_done(state) else {"do": "artillery"}
+        if phase == "german-fire":
+            shooter = german.next_to_fire(state)
+            if shooter is None:
+                return dict(END_PHASE)
+            target, why = german.choose_target(state, shooter.id)
+            return {
+                "do": "german-fire",
+                "unit": shooter.id,
+                "target": target.id if target else None,
+                "why": why,
+            }
+        if phase == "end-turn":
+            return dict(END_PHASE)
+        return None  # phases 5 and 6, and the set-up: a person decides
+
+    def choices(self, state: GameState, side: str) -> list[Action]:
+        phase = state.phase
+        if phase not in PHASES:
+            return [dict(END_PHASE)]
+        if phase in AMERICAN_PHASES:
+            if side != AMERICAN:
+                return []
+            american = _american()
+            found: list[Action] = american.choices(state, phase) if american is not None else []
+            return [*found, dict(END_PHASE)]
+        out: list[Action] = []
+        proposal = self.proposal(state)
+        if proposal is not None:
+            out.append(proposal)
+        if phase == "land" and proposal is None:
+            out += _landing_choices(state)
+        if phase == "german-fire" and proposal is not None and proposal["do"] == "german-fire":
+            gid, chosen = proposal["unit"], proposal["target"]
+            for target in german.legal_targets(state, gid):
+                if target.id != chosen:
+                    out.append({"do": "german-fire", "unit": gid, "target": target.id, "override": True})
+            if chosen is not None:
+                out.append({"do": "german-fire", "unit": gid, "target": None, "override": True})
+        return out
+
+    def refusal(self, state: GameState, action: Action) -> str | None:
+        do = action.get("do")
+        phase = state.phase
+        if phase not in PHASES:
+            if do == END_PHASE["do"]:
+                return None
+            return f"the game has not begun (phase {phase!r}): end the set-up first"
+        if do == END_PHASE["do"]:
+            return self._end_refusal(state)
+        want = PHASE_OF.get(str(do))
+        if want is None:
+            return f"{GAME} has no action {do!r} (known: {', '.join(sorted(PHASE_OF))}, end-phase)"
+        if want != phase:
+            return f"`{do}` belongs to {_name(want)}, not {_name(phase)} ({GAME})"
+        if do == "land":
+            if state.track(LANDED):
+                return "the landing roll of this turn is already made (phase 1)"
+            if not state.box(tables().landing.box):
+                return "no American unit waits to land (phase 1)"
+            return None
+        if do == "land-unit":
+            return procedures.landing_refusal(state, str(action.get("unit")), str(action.get("to")))
+        if do == "swamp-check":
+            label = action.get("hex")
+            todo = [state.board.label(h) for h in procedures.swamp_hexes(state)]
+            if label not in todo:
+                return f"{label!r} is not an occupied sea hex away from the beach (phase 2)"
+            if state.marked(SWAMP_CHECKED, str(label)):
+                return f"{label} was already checked this phase (phase 2)"
+            return None
+        if do == "artillery":
+            if state.track(MISSES) >= tables().artillery.misses:
+                return f"phase 3 ends after {tables().artillery.misses} misses"
+            if not procedures.artillery_candidates(state):
+                return "no American-occupied sea or beach hex away from the bluffs for the guns (phase 3)"
+            return None
+        if do == "german-fire":
+            return _german_fire_refusal(state, action)
+        american = _american()
+        if american is None:
+            return f"`{do}` is not available: the American actions (american.py) are missing"
+        why: str | None = american.refusal(state, action)
+        return why
+
+    def _end_refusal(self, state: GameState) -> str | None:
+        if state.phase in AMERICAN_PHASES:
+            return None
+        proposal = self.proposal(state)
+        if proposal is None:
+            return f"{_name(state.phase)}: {state.track(TO_LAND)} units are still to be placed"
+        if proposal["do"] != END_PHASE["do"]:
+            return f"{_name(state.phase)} is not done: next is {_describe(proposal)}"
+        return None
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        do = action["do"]
+        if do == "land":
+            return procedures.land(state, dice)
+        if do == "land-unit":
+            return procedures.land_unit(state, str(action["unit"]), str(action["to"]))
+        if do == "swamp-check":
+            return procedures.swamp_check(state, state.board.hex_of(str(action["hex"])), dice)
+        if do == "artillery":
+            return procedures.bombard(state, dice)
+        if do == "german-fire":
+            gid, target = str(action["unit"]), action.get("target")
+            override = bool(action.get("override"))
+            why = str(action.get("why") or ("the player's choice" if override else "no legal target"))
+            if target is None:
+                return german.hold_fire(state, gid, why if not override else f"{why} (override)")
+            lines = [] if override else [f"target chosen: {why}"]
+            return lines + german.fire(state, gid, str(target), dice, override=override)
+        american = _american()
+        if american is None:
+            raise ValueError(f"`{do}` needs the American actions (american.py), which are missing")
+        done: list[str] = american.apply(state, action, dice)
+        return done
+
+    def outcome(self, state: GameState) -> str | None:
+        if state.phase not in PHASES:
+            return None
+        sections = tables().artillery.sections
+        if len(victory.sections_cleared(state)) == len(sections):
+            return victory.result_text(state, f"every trench section cleared on turn {state.turn}")
+        if not procedures.american_units(state) and not state.box(tables().landing.box):
+            return victory.result_text(state, f"no American unit left ashore or to land (turn {state.turn})")
+        if state.phase == SEQUENCE[-1].key and state.turn >= tables().turns:
+            return victory.result_text(state, f"turn {state.turn} of {tables().turns} ended")
+        return None
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _check_options(options: Mapping[str, Any]) -> None:
+    for key, allowed in OPTIONS.items():
+        if key in options and options[key] not in allowed:
+            words = ", ".join(str(a).lower() for a in allowed)
+            raise ValueError(f"{GAME} option {key!r} must be one of {words}, got {options[key]!r}")
+
+
+def _fresh(piece: Piece) -> Piece | None:
+    """``piece`` at full strength if it is a unit of several steps left at the Piece
+    default of one step (a scenario that gives no steps), else None."""
+    if piece.kind != "unit" or piece.side not in hits.tables().types or piece.steps != 1:
+        return None
+    full = hits.full_steps(piece)
+    return replace(piece, steps=full) if full > 1 else None
+
+
+def _full_strength(state: GameState) -> None:
+    """Before play: units of several steps left at one step are given their full strength."""
+    for piece in state.map.pieces():
+        fresh = _fresh(piece)
+        if fresh is not None:
+            state.map.update(fresh)
+    for name, pieces in state.boxes.items():
+        if name == hits.tables().dead_box:
+            continue
+        for i, piece in enumerate(pieces):
+            fresh = _fresh(piece)
+            if fresh is not None:
+                pieces[i] = fresh
+
+
+def ruleset() -> DogSectorRules:
+    """The registry's entry (``tabletop.games.RULESETS``): the rules, options from the state."""
+    return DogSectorRules()
+
+
+def _next_swamp_hex(state: GameState) -> Hex | None:
+    board = state.board
+    return next(
+        (h for h in procedures.swamp_hexes(state) if not state.marked(SWAMP_CHECKED, board.label(h))), None
+    )
+
+
+def _landing_choices(state: GameState) -> list[Action]:
+    """Phase 1 with choose-landing: one unit of each type waiting, on each landing-row hex."""
+    if not state.options.get("choose-landing") or state.track(TO_LAND) <= 0:
+        return []
+    first: dict[str, str] = {}
+    for piece in sorted(state.box(tables().landing.box), key=lambda p: p.id):
+        first.setdefault(piece.type, piece.id)
+    labels = [state.board.label(h) for h in procedures.landing_hexes(state.board)]
+    return [{"do": "land-unit", "unit": uid, "to": label} for uid in first.values() for label in labels]
+
+
+def _german_fire_refusal(state: GameState, action: Action) -> str | None:
+    shooter = german.next_to_fire(state)
+    if shooter is None:
+        return "every German unit has fired this turn (phase 4)"
+    gid = action.get("unit")
+    if gid != shooter.id:
+        return f"{shooter.id} fires next (phase 4 firing order: section, hex label, id), not {gid}"
+    target = action.get("target")
+    override = bool(action.get("override"))
+    chosen, why = german.choose_target(state, shooter.id)
+    if target is None:
+        if chosen is not None and not override:
+            return f'the rules\' priority fires at {chosen.id} ({why}); holding fire needs "override": true'
+        return None
+    reason = german.target_refusal(state, shooter.id, str(target))
+    if reason is not None:
+        return reason
+    if chosen is not None and target != chosen.id and not override:
+        return (
+            f"the rules' priority fires at {chosen.id} ({why}); "
+            f'play with "override": true to fire at {target} instead'
+        )
+    return None
+
+
+def _describe(action: Action) -> str:
+    rest = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("do", "why"))
+    return f"{action['do']}" + (f" ({rest})" if rest else "")

@@ -1,0 +1,45 @@
+"""DOG SECTOR victory: trench sections cleared and the level of victory (Table 7).
+
+Knows what counts as a cleared trench section (project's choice, ``rules.yaml``: none of
+its trench hexes holds a German unit) and the ranks of Table 7, worded by the project.
+Knows nothing of when the game ends: that is the ruleset's ``outcome``.
+"""
+
+from __future__ import annotations
+
+from tabletop.engine.state import GameState
+
+from .procedures import GERMAN, Rank, section_hexes, tables
+
+TRENCH = "trench"
+
+
+def section_cleared(state: GameState, section: str) -> bool:
+    """Whether no trench hex of ``section`` holds a German unit."""
+    board = state.board
+    for h in section_hexes(board, section):
+        if board.terrain[h] == TRENCH and any(p.side == GERMAN for p in state.map.units_at(h)):
+            return False
+    return True
+
+
+def sections_cleared(state: GameState) -> list[str]:
+    """The trench sections cleared, in the order of ``rules.yaml`` (section 1 first)."""
+    return [s for s in tables().artillery.sections if section_cleared(state, s)]
+
+
+def rank(cleared: int) -> Rank:
+    """Table 7: the rank for ``cleared`` sections; ValueError outside 0..6."""
+    for r in tables().ranks:
+        if r.low <= cleared <= r.high:
+            return r
+    raise ValueError(f"{cleared} is not a number of trench sections (0-{len(tables().artillery.sections)})")
+
+
+def result_text(state: GameState, why: str = "") -> str:
+    """The level of victory in words: "Sergeant Major (3 of 6 trench sections cleared):
+    a fair day's work on the bluffs"."""
+    n = len(sections_cleared(state))
+    r = rank(n)
+    tail = f"; {why}" if why else ""
+    return f"{r.rank} ({n} of {len(tables().artillery.sections)} trench sections cleared): {r.words}{tail}"

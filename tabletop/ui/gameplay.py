@@ -1,0 +1,467 @@
+"""The game box: the phase and its rules, the rules' next step, the player's choices,
+setup from a tray, undo/redo, the log player and saving.
+
+The window decides nothing: it shows what the game offers (``Game.proposal``,
+``Game.choices``) and plays what the player picks through ``App.act``. Automatic steps
+(the solitaire enemy's procedures) play one at a time at a readable pace, or one per
+``n`` when paused; while paused, ``o`` cycles through the other legal choices for the
+step about to be played and Enter plays the one shown instead, logged as an override.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import pygame
+
+from tabletop.engine import savefile
+from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.game import SETUP, IllegalAction
+from tabletop.engine.setup import to_place
+from tabletop.hexgrid import Hex
+
+from . import theme
+from .app import App, Component
+
+AUTO_DELAY = 0.6  # seconds between automatic steps when not paused
+MARGIN, PAD, TEXT, SMALL = 8, 8, 20, 18
+BOX_ALPHA = 228
+BORDER = (78, 83, 90)
+CHOICE_ROWS = 8  # choices listed for the selected unit
+RULE_ROWS, RULE_ROWS_EXPANDED = 3, 14
+DANGER = (213, 94, 0)
+SHORTCUTS = [
+    ("n", "next: play the rules' next step, or end your phase"),
+    ("p", "pause / resume the automatic steps"),
+    ("o, Enter", "(paused) pick another choice for the next automatic step, play it (override)"),
+    ("u / Ctrl+Z, Ctrl+Y", "undo (within the turn), redo"),
+    ("[ / ]", "step back / forward through the log (playing on from the past starts a branch)"),
+    ("Page Up / Page Down", "jump to the previous / next phase in the log"),
+    ("Ctrl+S", "save the game (the autosave is written after every phase)"),
+    ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
+    ("F5", "setup: let the solver place the pieces left in the tray"),
+    ("t", "write a note into the log (Enter ends it); w: save the after-action report"),
+]
+
+
+def describe(app: App, action: Action) -> str:
+    """An action in words for a list of choices (the rules' own words if they have them)."""
+    words = getattr(app.play.rules, "describe", None)
+    if words is not None:
+        text: str = words(app.play.state, action)
+        return text
+    parts = [str(action.get("do"))]
+    for key, value in action.items():
+        if key not in ("do", "why"):
+            parts.append(f"{key} {value}")
+    return " ".join(parts)
+
+
+class GamePanel(Component):
+    """Turn machine controls and the game box (see the module docstring)."""
+
+    shortcuts: ClassVar[list[tuple[str, str]]] = SHORTCUTS
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.clock = 0.0
+        self.override = 0  # which alternative the o key shows (0: the rules' own)
+        self.buttons: list[tuple[pygame.Rect, Action]] = []
+        self.tray: list[tuple[pygame.Rect, str]] = []
+        self.placing: str | None = None  # setup piece picked from the tray
+        self.box = pygame.Rect(0, 0, 0, 0)
+        self.note: str | None = None  # a note being typed
+        self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
+
+    # --- what the game offers ------------------------------------------------------
+
+    def alternatives(self, app: App) -> list[Action]:
+        """The choices for the automatic step about to be played, the rules' own first."""
+        game = app.play
+        proposal = game.proposal()
+        if proposal is None:
+            return []
+        others = [a for a in game.choices("auto") if _same_step(a, proposal) and a != proposal]
+        return [proposal] + [{**a, "override": True} for a in others]
+
+    def unit_choices(self, app: App) -> list[Action]:
+        """The player's legal actions for the selected unit (all of them if none selected)."""
+        game = app.play
+        actor = game.actor()
+        if actor in (None, "auto") or game.state.phase == SETUP:
+            return []
+        choices = [a for a in game.choices(actor) if a.get("do") != END_PHASE["do"]]
+        if app.selected is not None:
+            choices = [a for a in choices if app.selected in (a.get("unit"), a.get("piece"))]
+        return [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
+
+    # --- events ---------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event, app: App) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return self._key(event, app)
+        if self.note is not None and event.type == pygame.TEXTINPUT:
+            self.note += event.text
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return self._click(event.pos, app)
+        return False
+
+    def _key(self, event: pygame.event.Event, app: App) -> bool:
+        key, mods = event.key, event.mod
+        ctrl = mods & (pygame.KMOD_CTRL | pygame.KMOD_META)
+        if self.note is not None:
+            return self._note_key(event, app)
+        if (ctrl and key == pygame.K_z) or (key == pygame.K_u and not ctrl):
+            self.undo(app)
+        elif ctrl and key == pygame.K_y:
+            self._move_in_log(app, app.play.redo, "redo")
+        elif ctrl and key == pygame.K_s:
+            self.save(app)
+        elif ctrl:
+            return False
+        elif key == pygame.K_n:
+            self.next(app)
+        elif key == pygame.K_p:
+            self.paused = not self.paused
+            app.say("paused: n plays the next step" if self.paused else "resumed")
+        elif key == pygame.K_o:
+            alts = self.alternatives(app)
+            if not self.paused or len(alts) < 2:
+                app.say("o: pause (p) at an automatic step with other legal choices to override it")
+            else:
+                self.override = (self.override + 1) % len(alts)
+                app.say(f"choice {self.override + 1} of {len(alts)}: {describe(app, alts[self.override])}")
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.override:
+            alts = self.alternatives(app)
+            if self.override < len(alts):
+                app.act(alts[self.override])
+            self.override = 0
+        elif key == pygame.K_LEFTBRACKET:
+            self._move_in_log(app, lambda: app.play.goto(app.play.entries[app.play.head].parent), "back")
+        elif key == pygame.K_RIGHTBRACKET:
+            self._move_in_log(app, app.play.redo, "forward")
+        elif key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            self._jump(app, -1 if key == pygame.K_PAGEUP else 1)
+        elif key == pygame.K_F5:
+            if app.play.state.phase != SETUP:
+                app.say("F5: the solver only places setup pieces, before the first turn")
+            else:
+                app.act({"do": "setup-solve"})
+        elif key == pygame.K_t:
+            self.note = ""
+            pygame.key.start_text_input()
+            app.say("note: type, Enter to log it, Esc to drop it")
+        elif key == pygame.K_w:
+            self.write_report(app)
+        elif key == pygame.K_ESCAPE and self.placing is not None:
+            self.placing = None
+            app.say("setup: placing cancelled")
+        else:
+            return False
+        return True
+
+    def _note_key(self, event: pygame.event.Event, app: App) -> bool:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.note:
+                app.act({"do": "note", "text": self.note})
+            self.note = None
+        elif event.key == pygame.K_ESCAPE:
+            self.note = None
+        elif event.key == pygame.K_BACKSPACE:
+            self.note = self.note[:-1] if self.note else ""
+        return True
+
+    def _click(self, pos: tuple[int, int], app: App) -> bool:
+        for rect, action in self.buttons:
+            if rect.collidepoint(pos):
+                app.act(action)
+                return True
+        for rect, piece_id in self.tray:
+            if rect.collidepoint(pos):
+                self.placing = piece_id
+                app.say(f"setup: click a hex for {piece_id} (Esc: cancel)")
+                return True
+        if self.box.collidepoint(pos):
+            return True
+        if self.placing is not None:
+            h = app.hex_at_screen(*pos)
+            if h is not None and app.act(
+                {"do": "setup-place", "piece": self.placing, "to": app.board.label(h)}
+            ):
+                self.placing = self._next_alike(app, self.placing)
+            return True
+        return self._fire_click(pos, app)
+
+    def _fire_click(self, pos: tuple[int, int], app: App) -> bool:
+        """With one of the player's units selected, a click on an enemy it may fire at
+        fires (the choice must be among the game's legal choices)."""
+        if app.selected is None:
+            return False
+        h = app.hex_at_screen(*pos)
+        if h is None:
+            return False
+        targets = {p.id for p in app.state.units_at(h)}
+        for action in self.unit_choices(app):
+            if action.get("target") in targets:
+                app.act(action)
+                return True
+        return False
+
+    def _next_alike(self, app: App, placed: str) -> str | None:
+        """After a placement, the next tray piece of the same kind (to place several fast)."""
+        problem = app.play.setup
+        if problem is None:
+            return None
+        left = to_place(app.state, problem)
+        stem = placed.rsplit("-", 1)[0]
+        return next((p.id for p in left if p.id.rsplit("-", 1)[0] == stem), None)
+
+    # --- commands -------------------------------------------------------------------
+
+    def next(self, app: App) -> None:
+        """Play the rules' next step, or end the player's phase."""
+        game = app.play
+        if game.state.result is not None:
+            app.say(f"the game is over: {game.state.result} (w: save the after-action report)")
+            return
+        alts = self.alternatives(app)
+        action = alts[self.override] if alts and self.override < len(alts) else game.proposal()
+        self.override = 0
+        app.act(action if action is not None else dict(END_PHASE))
+
+    def undo(self, app: App) -> None:
+        reason = app.play.can_undo()
+        if reason is not None:
+            app.say(f"undo: {reason} ([ steps back through the log instead)")
+            return
+        self._move_in_log(app, app.play.undo, "undone")
+
+    def _move_in_log(self, app: App, step: Any, word: str) -> None:
+        if word == "back" and app.play.head < 0:
+            app.say("back: this is the start of the game")
+            return
+        try:
+            step()
+        except IllegalAction as exc:
+            app.say(f"{word}: {exc}")
+            return
+        app.sync()
+        self.paused = True  # looking at the past: nothing plays by itself
+        head = app.play.head
+        where = f"entry {head + 1} of {len(app.play.entries)}" if head >= 0 else "the start"
+        app.say(f"{word}: now at {where} (turn {app.play.state.turn}, {app.play.state.phase}); paused")
+
+    def _jump(self, app: App, direction: int) -> None:
+        marks = [i for i, _, _ in app.play.bookmarks()]
+        head = app.play.head
+        if direction < 0:
+            earlier = [i for i in marks if i < head]
+            target = earlier[-1] if earlier else -1
+        else:
+            later = [i for i in marks if i > head]
+            if not later:
+                app.say("no later phase in this line of the log")
+                return
+            target = later[0]
+        self._move_in_log(app, lambda: app.play.goto(target), "jump")
+
+    def save(self, app: App) -> None:
+        path = app.save_path or savefile.autosave_path(app.source or "game")
+        try:
+            savefile.write_save(path, app.play, app.source)
+        except OSError as exc:
+            app.say(f"save failed: {exc}")
+            return
+        app.say(f"saved: {path} (tabletop play --load {path})")
+
+    def write_report(self, app: App) -> None:
+        """The after-action report: result, the notes, and the log, as a text file."""
+        report = getattr(app.play.rules, "report", None)
+        lines = report(app.play) if report is not None else default_report(app)
+        folder = (app.save_path or savefile.autosave_path(app.source or "game")).parent
+        path = folder / f"{(app.source or 'game').replace('/', '-')}-report.txt"
+        from tabletop.atomicfile import write_atomic
+
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, "\n".join(lines) + "\n")
+        except OSError as exc:
+            app.say(f"report not saved: {exc}")
+            return
+        app.say(f"after-action report saved: {path}")
+
+    # --- the clock ------------------------------------------------------------------
+
+    def update(self, app: App, dt: float) -> None:
+        if self.paused or self.override or app.play.proposal() is None:
+            self.clock = 0.0
+            return
+        self.clock += dt
+        if self.clock >= AUTO_DELAY:
+            self.clock = 0.0
+            app.act(app.play.proposal())  # type: ignore[arg-type]
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw_over(self, surface: pygame.Surface, app: App) -> None:
+        """Setup: shade where the picked piece may go. Fire: the friendly-fire danger."""
+        danger = self._danger(app)
+        if danger:
+            target, hexes = danger
+            for h in hexes:
+                self._ring(surface, app, h, DANGER, 4)
+            self._ring(surface, app, target, theme.HIGHLIGHT, 3)
+
+    def _danger(self, app: App) -> tuple[Hex, list[Hex]] | None:
+        friendly = getattr(app.play.rules, "friendly_fire", None)
+        if friendly is None or app.selected is None or app.hover is None:
+            return None
+        enemies = app.state.units_at(app.hover)
+        if not enemies:
+            return None
+        hexes: list[Hex] = friendly(app.play.state, app.selected, enemies[0].id)
+        return (app.hover, hexes) if hexes else None
+
+    def _ring(self, surface: pygame.Surface, app: App, h: Hex, colour: Any, width: int) -> None:
+        corners = [app.camera.to_screen(x, y) for x, y in app.view.layout.corners(h)]
+        pygame.draw.polygon(surface, colour, corners, width)
+
+    def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        self.buttons, self.tray = [], []
+        lines, clickable = self.box_lines(app)
+        width, _ = surface.get_size()
+        x = max(MARGIN, min(440, width // 3))
+        w = max(240, min(620, width - x - 270))
+        line_h = theme.font(TEXT).get_linesize() + 3
+        rect = pygame.Rect(x, MARGIN, w, len(lines) * line_h + 2 * PAD - 3)
+        panel = pygame.Surface(rect.size, pygame.SRCALPHA)
+        panel.fill((*theme.PANEL, BOX_ALPHA))
+        surface.blit(panel, rect.topleft)
+        pygame.draw.rect(surface, BORDER, rect, 1)
+        self.box = rect
+        for i, (text, colour, bold) in enumerate(lines):
+            y = rect.y + PAD + i * line_h
+            img = self._text(_fit(text, w - 2 * PAD, bold), colour, bold)
+            surface.blit(img, (rect.x + PAD, y))
+            if i in clickable:
+                row = pygame.Rect(rect.x + 2, y - 1, w - 4, line_h)
+                what = clickable[i]
+                if isinstance(what, str):
+                    self.tray.append((row, what))
+                else:
+                    self.buttons.append((row, what))
+                if row.collidepoint(app.mouse):
+                    pygame.draw.rect(surface, theme.HIGHLIGHT, row, 1)
+
+    def box_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
+        """The game box's text lines, and which of them are clickable (an action to play,
+        or a setup piece id to pick)."""
+        game = app.play
+        state = game.state
+        dim, text, hot = theme.PANEL_DIM, theme.PANEL_TEXT, theme.HIGHLIGHT
+        lines: list[tuple[str, tuple[int, ...], bool]] = []
+        clickable: dict[int, Any] = {}
+        phase = game.phase()
+        if state.result is not None:
+            lines.append((f"Game over: {state.result}", hot, True))
+            lines.append(("w: save the after-action report  ·  t: add a note", dim, False))
+            return lines, clickable
+        if state.phase == SETUP:
+            return self._setup_lines(app)
+        actor = game.actor()
+        head = f"Turn {state.turn} · {phase.name if phase else state.phase}"
+        who = "the rules play it" if actor == "auto" else f"{actor} to act"
+        lines.append((f"{head} · {who}{' · PAUSED' if self.paused else ''}", hot, True))
+        expanded = bool(app.overlays.get("rules-expanded"))
+        rules = self._phase_rules(app)
+        for line in rules[: RULE_ROWS_EXPANDED if expanded else RULE_ROWS]:
+            lines.append((line, text, False))
+        if len(rules) > RULE_ROWS and not expanded:
+            lines.append((f"... e: the whole phase ({len(rules)} lines)", dim, False))
+        alts = self.alternatives(app)
+        if alts:
+            shown = alts[self.override] if self.override < len(alts) else alts[0]
+            tag = "override" if self.override else "next"
+            lines.append((f"{tag}: {describe(app, shown)}", hot, False))
+            why = shown.get("why")
+            if why:
+                lines.append((f"why: {why}", dim, False))
+            more = f" · o: {len(alts) - 1} other choices" if len(alts) > 1 and self.paused else ""
+            lines.append((f"n: play it now · p: {'resume' if self.paused else 'pause'}{more}", dim, False))
+        elif actor not in (None, "auto"):
+            choices = self.unit_choices(app)
+            who_for = f"for {app.selected}" if app.selected else "(select a unit to narrow)"
+            if choices:
+                lines.append((f"choices {who_for}:", dim, False))
+            for action in choices[:CHOICE_ROWS]:
+                clickable[len(lines)] = action
+                lines.append((f"  {describe(app, action)}", text, False))
+            if len(choices) > CHOICE_ROWS:
+                lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
+            lines.append(("drag a unit to move it · n: end the phase", dim, False))
+        if self.note is not None:
+            lines.append((f"note: {self.note}_", hot, False))
+        return lines, clickable
+
+    def _setup_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
+        game = app.play
+        dim, text, hot = theme.PANEL_DIM, theme.PANEL_TEXT, theme.HIGHLIGHT
+        lines: list[tuple[str, tuple[int, ...], bool]] = [("Setup", hot, True)]
+        clickable: dict[int, Any] = {}
+        left = to_place(app.state, game.setup) if game.setup is not None else []
+        if not left:
+            reason = game.refusal(dict(END_PHASE))
+            lines.append((reason or "every piece is placed: n begins turn 1", text, False))
+            return lines, clickable
+        lines.append((f"{len(left)} pieces to place: click one, then a hex (F5: the solver places them)", dim, False))
+        groups: dict[str, list[str]] = {}
+        for piece in left:
+            groups.setdefault(f"{piece.side or ''} {piece.type}".strip(), []).append(piece.id)
+        for name, ids in list(groups.items())[:CHOICE_ROWS]:
+            clickable[len(lines)] = ids[0]
+            mark = " <" if self.placing in ids else ""
+            lines.append((f"  {name} x{len(ids)}{mark}", text, False))
+        return lines, clickable
+
+    def _phase_rules(self, app: App) -> Sequence[str]:
+        rules = getattr(app.play.rules, "phase_rules", None)
+        if rules is None:
+            phase = app.play.phase()
+            return [phase.rule] if phase is not None and phase.rule else []
+        lines: Sequence[str] = rules(app.play.state)
+        return lines
+
+    def _text(self, text: str, colour: tuple[int, ...], bold: bool) -> pygame.Surface:
+        key = (text, TEXT, tuple(colour), bold)
+        img = self._fonts.get(key)
+        if img is None:
+            if len(self._fonts) > 1000:
+                self._fonts.clear()
+            img = self._fonts[key] = theme.font(TEXT, bold).render(text, True, colour)
+        return img
+
+
+def _same_step(a: Action, b: Action) -> bool:
+    """Two choices for the same automatic step: same kind of action by the same unit."""
+    return a.get("do") == b.get("do") and a.get("unit") == b.get("unit")
+
+
+def _fit(text: str, width: int, bold: bool) -> str:
+    font = theme.font(TEXT, bold)
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text + "..."
+
+
+def default_report(app: App) -> list[str]:
+    """A plain after-action report: title, result, the log with notes and rolls."""
+    game = app.play
+    out = [f"After-action report: {app.title}", f"seed {game.seed}", ""]
+    out.append(f"result: {game.state.result or 'not finished'} (turn {game.state.turn})")
+    out.append("")
+    out.extend(game.log_lines())
+    return out
