@@ -10,3 +10,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED_MAPS = sorted((REPO / "maps").glob("*.yaml"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_saves_in_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autosaves and reports of tests go to a temporary folder, never the user's home."""
+    monkeypatch.setenv("TABLETOP_HOME", str(tmp_path_factory.mktemp("tabletop-home")))

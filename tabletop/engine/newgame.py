@@ -81,9 +81,16 @@ def load_game(
     data = savefile.read_save(path)
     opened = open_source(data["source"])
     rules = rules_for(data["rules"])
-    game = savefile.restore(data, opened.board if isinstance(opened, Scenario) else opened, rules, where=str(path))
     if isinstance(opened, Scenario):
-        game.setup = opened.setup_problem(game.state.options)
-        game.unit_steps = dict(opened.unit_steps)
+        options = data["initial"].get("options", {}) if isinstance(data["initial"], dict) else {}
+        try:
+            problem = opened.setup_problem(options)
+        except ValueError as exc:
+            raise savefile.SaveError(f"{path}: the scenario's options changed since: {exc}") from None
+        game = savefile.restore(
+            data, opened.board, rules, where=str(path), setup=problem, unit_steps=opened.unit_steps
+        )
+    else:
+        game = savefile.restore(data, opened, rules, where=str(path))
     game.on_phase_end = on_phase_end
     return game, data["source"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from tabletop.atomicfile import write_atomic
 from tabletop.board import Map
 
 from .game import Entry, Game, Ruleset
+from .setup import SetupProblem
 from .state import GameState, JsonDict
 
 FORMAT = "tabletop-save"
@@ -93,13 +94,22 @@ def read_save(path: Path) -> JsonDict:
     return checked
 
 
-def restore(data: JsonDict, board: Map, rules: Ruleset, *, where: str = "save") -> Game:
+def restore(
+    data: JsonDict,
+    board: Map,
+    rules: Ruleset,
+    *,
+    where: str = "save",
+    setup: SetupProblem | None = None,
+    unit_steps: Mapping[str, int] | None = None,
+) -> Game:
     """A Game from checked save data, its current line replayed and compared with the
     snapshot; SaveError when they differ or the data is damaged."""
     if data["rules"] != rules.name:
         raise SaveError(f"{where}: saved with rules {data['rules']!r}, not {rules.name!r}")
     try:
-        game = Game(rules, GameState.from_json(board, data["initial"]), data["seed"])
+        game = Game(rules, GameState.from_json(board, data["initial"]), data["seed"], setup=setup)
+        game.unit_steps = dict(unit_steps or {})
         game.entries = [Entry.from_json(e) for e in data["entries"]]
         head = data["head"]
         if not -1 <= head < len(game.entries):

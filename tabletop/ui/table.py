@@ -48,6 +48,8 @@ def open_table(
         opened = open_map_or_scenario(source)
     else:
         opened = open_map_or_scenario(source)
+        if Path(source).is_file():
+            source = str(Path(source).resolve())  # a save must find it from any folder
         key = rules or opened.rules
         game = new_game(
             opened, ruleset(None if key == "free" else key), seed=seed, options=options, on_phase_end=save_phase

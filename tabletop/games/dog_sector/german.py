@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tabletop.board import Map
 from tabletop.engine.dice import Dice
 from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.pieces import Piece
@@ -81,12 +82,24 @@ def next_to_fire(state: GameState) -> Piece | None:
     return next((p for p in firing_order(state) if not state.marked(GERMAN_FIRED, p.id)), None)
 
 
+_policies: dict[int, tuple[Map, dog_los.DogSectorPolicy]] = {}
+
+
+def _los_policy(board: Map) -> dog_los.DogSectorPolicy:
+    """The line-of-sight policy of ``board``, made once per map (its sections take a
+    while to work out, and phase 4 asks for every German unit)."""
+    cached = _policies.get(id(board))
+    if cached is None or cached[0] is not board:
+        cached = _policies[id(board)] = (board, dog_los.DogSectorPolicy(board))
+    return cached[1]
+
+
 def target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]:
     """Every American unit on the map with why German unit ``gid`` may not fire at it
     (None: a legal target), in label then id order."""
     shooter = _german(state, gid)
     board = state.board
-    policy = dog_los.DogSectorPolicy(board)
+    policy = _los_policy(board)
     h = hits.tables()
     out: list[tuple[Piece, str | None]] = []
     for target in sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id)):

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -31,6 +33,7 @@ from tabletop.engine.game import Phase
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
+from tabletop.yamlfile import read_yaml
 
 from . import german, hits, procedures, victory
 from .procedures import AMERICAN, LANDED, MISSES, SWAMP_CHECKED, TO_LAND, tables
@@ -67,6 +70,8 @@ PHASE_OF = {
 TURN_MARKS = ("targeted", "fired", german.GERMAN_FIRED, SWAMP_CHECKED)
 TURN_TRACKS = (MISSES, LANDED, TO_LAND)
 AP_SPENT = "ap-spent:"
+LAST_TURN = "last-turn"  # the scenario's game length, kept for the whole game
+PHASE_TEXTS = Path(__file__).with_name("phases.yaml")
 
 OPTIONS: dict[str, tuple[Any, ...]] = {
     "bombardment": ("light", "moderate", "heavy"),
@@ -126,8 +131,52 @@ class DogSectorRules:
         return lines
 
     def prepare(self, state: GameState, scenario: object = None) -> None:
-        """``tabletop.engine.newgame``'s hook: ``start`` on the new game's state."""
+        """``tabletop.engine.newgame``'s hook: ``start`` on the new game's state, and the
+        scenario's game length (``turns:``) kept in the state."""
         self.start(state)
+        turns = getattr(scenario, "turns", None)
+        if isinstance(turns, int):
+            state.tracks[LAST_TURN] = turns
+
+    # -- what the window asks (optional hooks of the table) ---------------------------
+
+    def phase_rules(self, state: GameState) -> list[str]:
+        """The current phase's rules in short, then the project's choices, marked."""
+        text = phase_texts().get(state.phase, {})
+        return [*text.get("rules", []), *(f"project's choice: {c}" for c in text.get("choices", []))]
+
+    def describe(self, state: GameState, action: Action) -> str:
+        """An action in words, with unit types and hex labels."""
+        return describe_action(state, action)
+
+    def friendly_fire(self, state: GameState, firer_id: str, target_id: str) -> list[Hex]:
+        """Phase 6: the friendly hexes a hit from ``firer_id`` at ``target_id`` would strike."""
+        american = _american()
+        if state.phase != "american-fire" or american is None:
+            return []
+        try:
+            firer, target = state.map.piece(firer_id), state.map.piece(target_id)
+        except KeyError:
+            return []
+        if firer.side != AMERICAN or target.side == AMERICAN or firer.kind != "unit":
+            return []
+        found: list[Hex] = american.friendly_fire_hexes(state, firer_id, target_id)
+        return found
+
+    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+        """A counter dropped on a hex: a phase 5 move of an American unit; else nothing
+        (the table then moves it only as a logged edit, with Shift)."""
+        try:
+            piece = state.map.piece(piece_id)
+        except KeyError:
+            return None
+        if state.phase == "activity" and piece.side == AMERICAN and piece.kind == "unit" and not forced:
+            return {"do": "move", "unit": piece_id, "to": to}
+        return None
+
+    def report(self, game: Any) -> list[str]:
+        """The after-action report: result and rank (Table 7), sections, losses, notes, log."""
+        return after_action_report(game)
 
     # -- the Ruleset protocol ---------------------------------------------------------
 
@@ -291,8 +340,9 @@ class DogSectorRules:
             return victory.result_text(state, f"every trench section cleared on turn {state.turn}")
         if not procedures.american_units(state) and not state.box(tables().landing.box):
             return victory.result_text(state, f"no American unit left ashore or to land (turn {state.turn})")
-        if state.phase == SEQUENCE[-1].key and state.turn >= tables().turns:
-            return victory.result_text(state, f"turn {state.turn} of {tables().turns} ended")
+        last = state.track(LAST_TURN) or tables().turns
+        if state.phase == SEQUENCE[-1].key and state.turn >= last:
+            return victory.result_text(state, f"turn {state.turn} of {last} ended")
         return None
 
 
@@ -381,3 +431,76 @@ def _german_fire_refusal(state: GameState, action: Action) -> str | None:
 def _describe(action: Action) -> str:
     rest = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("do", "why"))
     return f"{action['do']}" + (f" ({rest})" if rest else "")
+
+
+@cache
+def phase_texts() -> dict[str, dict[str, list[str]]]:
+    """phases.yaml: each phase's rules panel text (rules, and the project's choices)."""
+    data = read_yaml(PHASE_TEXTS)
+    return {str(k): {str(part): [str(x) for x in lines] for part, lines in v.items()} for k, v in data.items()}
+
+
+def _who(state: GameState, piece_id: Any) -> str:
+    """A unit by type, id and hex label, for choices and proposals."""
+    try:
+        piece = state.map.piece(str(piece_id))
+    except KeyError:
+        return str(piece_id)
+    kind = german.unit_name(piece) if piece.side == "german" else piece.type.replace("-", " ")
+    return f"{kind} {piece.id} ({state.board.label(piece.hex)})"
+
+
+def describe_action(state: GameState, action: Action) -> str:
+    """An action in the words a player reads in the game box and the log."""
+    do = action.get("do")
+    unit = _who(state, action.get("unit")) if "unit" in action else ""
+    tag = " [override]" if action.get("override") else ""
+    if do == "german-fire":
+        target = action.get("target")
+        aim = f"fires at {_who(state, target)}" if target else "holds fire"
+        return f"{unit} {aim}{tag}"
+    if do == "fire":
+        return f"{unit} fires at {_who(state, action.get('target'))}"
+    if do == "move":
+        return f"{unit} moves to {action.get('to')}"
+    if do == "restore":
+        return f"{unit} restores {_who(state, action.get('target'))} (1 AP)"
+    if do == "unpin":
+        return f"{unit} removes the pinned marker in its hex (1 AP)"
+    if do == "clear":
+        what = f" {action['obstacle']}" if action.get("obstacle") else ""
+        return f"{unit} removes the{what} obstacle in {action.get('hex')} (1 AP)"
+    if do == "bangalore":
+        return f"{unit} blows a bangalore through {' and '.join(map(str, action.get('hexes', [])))} (1 AP)"
+    if do == "land-unit":
+        return f"land {action.get('unit')} in {action.get('to')}"
+    if do == "swamp-check":
+        return f"swamping check for sea hex {action.get('hex')}"
+    if do == "artillery":
+        return f"artillery: roll for a section (misses so far: {state.track(MISSES)})"
+    if do == "land":
+        return "roll for the landing units"
+    if do == END_PHASE["do"]:
+        return "end the phase"
+    return _describe(action)
+
+
+def after_action_report(game: Any) -> list[str]:
+    """Result, rank, sections, losses by type, the player's notes and the whole log."""
+    state: GameState = game.state
+    cleared = victory.sections_cleared(state)
+    out = [f"{GAME}: after-action report", ""]
+    out.append(f"seed {game.seed}; options: " + ", ".join(f"{k}={v}" for k, v in sorted(state.options.items())))
+    out.append(f"result: {state.result or f'not finished (turn {state.turn}, {state.phase})'}")
+    out.append(f"trench sections cleared: {len(cleared)} ({', '.join(cleared) or 'none'})")
+    for side in ("american", "german"):
+        lost: dict[str, int] = {}
+        for piece in state.box(hits.tables().dead_box):
+            if piece.side == side:
+                lost[piece.type] = lost.get(piece.type, 0) + 1
+        words = ", ".join(f"{n} {t}" for t, n in sorted(lost.items())) or "none"
+        out.append(f"{side} losses: {words}")
+    notes = [line for line in game.log_lines() if line.startswith("note: ")]
+    out += ["", "Notes:", *(notes or ["(none: press t in the window to add one)"]), "", "Log:"]
+    out += game.log_lines()
+    return out
