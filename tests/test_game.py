@@ -71,6 +71,9 @@ SCRIPT = [
     {"do": "remove", "piece": "b1", "box": "dead"},
     {"do": "roll", "n": 1, "sides": 10},
     {"do": "steps", "piece": "a1", "steps": 1},
+    {"do": "move", "piece": "a1", "to": "0101"},
+    {"do": "load", "piece": "a1", "unit": "a2"},
+    {"do": "unload", "piece": "a1", "unit": "a2", "to": "0404"},
 ]
 
 
@@ -162,6 +165,20 @@ def test_illegal_actions_change_nothing() -> None:
         with pytest.raises(IllegalAction):
             game.play(bad)  # type: ignore[arg-type]
     assert game.state.to_json() == before and game.entries == []
+
+
+def test_units_carried_ride_off_the_map_and_get_off_where_told() -> None:
+    game = new_game()
+    game.play({"do": "unbox", "box": "reinforcements", "piece": "a2", "to": "0505"})
+    game.play({"do": "load", "piece": "b1", "unit": "a2"})
+    assert game.state.map.piece("b1").carrying == ("a2",) and game.state.where("a2") == "carried"
+    with pytest.raises(IllegalAction, match="must be in b1's hex"):
+        game.play({"do": "load", "piece": "b1", "unit": "a1"})
+    game.play({"do": "move", "piece": "b1", "to": "0404"})
+    game.play({"do": "unload", "piece": "b1", "unit": "a2"})
+    assert game.state.map.piece("a2").hex == BOARD.hex_of("0404")
+    assert game.state.map.piece("b1").carrying == ()
+    assert GameState.from_json(BOARD, game.state.to_json()).to_json() == game.state.to_json()
 
 
 def test_rolls_are_logged_with_their_purpose() -> None:

@@ -131,3 +131,18 @@ def test_cli_play_refuses_a_bad_save_and_a_bad_option(tmp_path: Path, capsys: py
     assert main(["play", "--option", "bombardment=nuclear", "--frames", "1"]) == 2
     err = capsys.readouterr().err
     assert "bombardment" in err and err.count("\n") == 1
+
+
+def test_the_omaha_landing_schedule_fills_the_turn_track() -> None:
+    """D-Day at Omaha Beach 9.1: units arrive by turn and sector; the scenario's boxes
+    hold the table's number of units per turn (its "#" column)."""
+    scenario = load_scenario(resolve("omaha-landings", "scenarios"))  # type: ignore[arg-type]
+    game = new_game(scenario, ruleset(scenario.rules), seed=1)
+    per_turn: dict[int, int] = {}
+    for name, pieces in game.state.boxes.items():
+        turn = int(name.rsplit("-", 1)[1])
+        per_turn[turn] = per_turn.get(turn, 0) + len(pieces)
+    table_9_1 = {0: 8, 1: 13, 3: 7, 4: 7, 5: 6, 6: 6, 7: 4, 8: 4, 9: 6, 10: 1, 16: 12, 19: 5, 20: 5, 22: 5, 23: 1}
+    assert per_turn == table_9_1
+    west_0 = game.state.box("west-turn-0")
+    assert [p.type for p in west_0] == ["tank"] * 4 and {p.steps for p in west_0} == {2}

@@ -22,7 +22,10 @@ from .state import GameState, piece_from_json
 Action = dict[str, Any]
 END_PHASE: Action = {"do": "end-phase"}
 
-GENERIC = frozenset({"move", "place", "remove", "unbox", "status", "steps", "track", "roll", "draw", "face", "note"})
+GENERIC = frozenset(
+    {"move", "place", "remove", "unbox", "status", "steps", "track", "roll", "draw", "face", "note", "load", "unload"}
+)
+CARRIED = "carried"  # the box of units aboard another (the carrier lists them in ``carrying``)
 # harmless in any phase of any game: a player's own rolls and notes, logged
 TABLE_ACTIONS = frozenset({"roll", "note"})
 
@@ -60,6 +63,20 @@ def generic_refusal(state: GameState, action: Action) -> str | None:
             return f"a piece with id {data['id']!r} is already in the game"
         if not state.board.grid.contains(piece_from_json(data).hex):
             return f"{data['hex']} is not on the map"
+    if do in ("load", "unload"):
+        if pid not in on_map:
+            return f"no carrier {pid!r} on the map"
+        unit = action.get("unit")
+        carrier = state.map.piece(str(pid))
+        if do == "load":
+            if unit not in on_map or unit == pid:
+                return f"no unit {unit!r} on the map to load aboard {pid}"
+            if state.map.piece(str(unit)).hex != carrier.hex:
+                return f"{unit} must be in {pid}'s hex to board it"
+        elif unit not in carrier.carrying:
+            return f"{pid} does not carry {unit!r}"
+        elif (problem := _label_error(state, action.get("to", state.board.label(carrier.hex)))) is not None:
+            return problem
     if do == "steps" and (type(action.get("steps")) is not int or action["steps"] < 1):
         return "`steps` must be a whole number of at least 1"
     if do == "face" and (type(action.get("facing")) is not int or not 0 <= action["facing"] <= 5):
@@ -121,6 +138,17 @@ def generic_apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         return []  # the logged roll says it all
     if do == "note":
         return [f"note: {action['text'].strip()}"]
+    if do == "load":
+        carrier = state.map.piece(action["piece"])
+        state.to_box(action["unit"], CARRIED)
+        state.map.update(replace(carrier, carrying=(*carrier.carrying, action["unit"])))
+        return [f"{action['unit']} boards {carrier.id}"]
+    if do == "unload":
+        carrier = state.map.piece(action["piece"])
+        to = board.hex_of(str(action.get("to", board.label(carrier.hex))))
+        state.from_box(CARRIED, action["unit"], to)
+        state.map.update(replace(carrier, carrying=tuple(u for u in carrier.carrying if u != action["unit"])))
+        return [f"{action['unit']} leaves {carrier.id} in {board.label(to)}"]
     if do == "draw":
         card = state.decks[action["deck"]].draw(dice)
         state.hands.setdefault(action.get("hand", "table"), []).append(card)

@@ -751,10 +751,10 @@ def _reinforcements(data: LineDict, names: _Names, fail: Fail) -> tuple[Reinforc
             continue
         turn: Any = item.get("turn")
         ok = True
-        if type(turn) is not int or turn < 1:
+        if type(turn) is not int or turn < 0:
             fail(
                 _line(item, "turn", line),
-                f"a reinforcement needs `turn:` (a whole number of at least 1), got {turn!r}",
+                f"a reinforcement needs `turn:` (a whole number: 0 before the first turn, 1, 2...), got {turn!r}",
             )
             ok = False
         side = item.get("side")

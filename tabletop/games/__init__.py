@@ -8,10 +8,11 @@ policy for it, or free play (the map's own terrain data) for any other map.
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.freeplay_rules import FreePlayRules
-from tabletop.engine.game import Ruleset
+from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
@@ -68,4 +69,26 @@ def ruleset(rules: str | None) -> Ruleset:
     if rules is None or rules not in RULESETS:
         return FreePlayRules()
     made: Ruleset = import_module(RULESETS[rules]).ruleset()
+    return made
+
+
+#: rule system key -> module with ``autoplayer()`` (an engine Bot for the solitaire
+#: player's side, for ``tabletop sim``), ``assess(state) -> (rank, score)`` and
+#: ``ranks()``; optionally ``SIM_BY``, the option a simulation compares by default
+AUTOPLAYERS = {
+    "dog_sector": "tabletop.games.dog_sector.autoplayer",
+}
+
+
+def autoplayer_module(rules: str | None) -> ModuleType:
+    """The autoplayer module of ``rules``; LookupError if the rule system has none."""
+    if rules is None or rules not in AUTOPLAYERS:
+        known = ", ".join(sorted(AUTOPLAYERS))
+        raise LookupError(f"rule system {rules or 'free'!r} has no autoplayer (rule systems with one: {known})")
+    return import_module(AUTOPLAYERS[rules])
+
+
+def autoplayer(rules: str | None) -> Bot:
+    """A new bot playing the solitaire side of ``rules``; LookupError if it has none."""
+    made: Bot = autoplayer_module(rules).autoplayer()
     return made

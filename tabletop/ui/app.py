@@ -103,6 +103,7 @@ class App:
     game: Game | None = None  # every change goes through it (free play if not given)
     source: str = ""  # what the table was opened from, for saves
     save_path: Path | None = None  # where Ctrl+S and the autosave write
+    seats: dict[str, Any] = field(default_factory=dict)  # side -> Bot playing it (hot-seat: none)
 
     def __post_init__(self) -> None:
         if self.game is None:

@@ -41,6 +41,7 @@ SHORTCUTS = [
     ("Ctrl+S", "save the game (the autosave is written after every phase)"),
     ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
     ("F5", "setup: let the solver place the pieces left in the tray"),
+    ("a", "let the rules' autoplayer finish your phase for you (stops at the phase's end)"),
     ("t", "write a note into the log (Enter ends it); w: save the after-action report"),
 ]
 
@@ -72,6 +73,7 @@ class GamePanel(Component):
         self.placing: str | None = None  # setup piece picked from the tray
         self.box = pygame.Rect(0, 0, 0, 0)
         self.note: str | None = None  # a note being typed
+        self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
         self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
 
     # --- what the game offers ------------------------------------------------------
@@ -84,6 +86,29 @@ class GamePanel(Component):
             return []
         others = [a for a in game.choices("auto") if _same_step(a, proposal) and a != proposal]
         return [proposal] + [{**a, "override": True} for a in others]
+
+    def bot_for(self, app: App) -> Any:
+        """The bot playing the side to act now (a seat given to a bot, or the autoplayer
+        asked with ``a`` for this phase), or None."""
+        game = app.play
+        actor = game.actor()
+        if actor in (None, "auto", "any"):
+            return None
+        bot = app.seats.get(actor)
+        if bot is None and self.helping == (game.state.turn, game.state.phase):
+            bot = _autoplayer(game.rules.name)
+        return bot
+
+    def pending(self, app: App) -> Action | None:
+        """What plays next without the player: the rules' step, or a bot's choice."""
+        proposal = app.play.proposal()
+        if proposal is not None:
+            return proposal
+        bot = self.bot_for(app)
+        if bot is None:
+            return None
+        choice: Action = bot.choose(app.play, app.play.actor())
+        return choice
 
     def unit_choices(self, app: App) -> list[Action]:
         """The player's legal actions for the selected unit (all of them if none selected)."""
@@ -155,6 +180,8 @@ class GamePanel(Component):
             app.say("note: type, Enter to log it, Esc to drop it")
         elif key == pygame.K_w:
             self.write_report(app)
+        elif key == pygame.K_a:
+            self.help_with_phase(app)
         elif key == pygame.K_ESCAPE and self.placing is not None:
             self.placing = None
             app.say("setup: placing cancelled")
@@ -227,9 +254,22 @@ class GamePanel(Component):
             app.say(f"the game is over: {game.state.result} (w: save the after-action report)")
             return
         alts = self.alternatives(app)
-        action = alts[self.override] if alts and self.override < len(alts) else game.proposal()
+        action = alts[self.override] if alts and self.override < len(alts) else self.pending(app)
         self.override = 0
         app.act(action if action is not None else dict(END_PHASE))
+
+    def help_with_phase(self, app: App) -> None:
+        game = app.play
+        actor = game.actor()
+        if actor in (None, "auto", "any") or game.state.phase == SETUP:
+            app.say("a: the autoplayer helps in your own phases (the rules play theirs)")
+            return
+        if _autoplayer(game.rules.name) is None:
+            app.say(f"a: {game.rules.name} has no autoplayer")
+            return
+        self.helping = (game.state.turn, game.state.phase)
+        self.paused = False
+        app.say(f"the autoplayer plays the rest of this phase for {actor} (p pauses, u undoes)")
 
     def undo(self, app: App) -> None:
         reason = app.play.can_undo()
@@ -295,13 +335,16 @@ class GamePanel(Component):
     # --- the clock ------------------------------------------------------------------
 
     def update(self, app: App, dt: float) -> None:
-        if self.paused or self.override or app.play.proposal() is None:
+        waiting = app.play.proposal() is not None or self.bot_for(app) is not None
+        if self.paused or self.override or not waiting:
             self.clock = 0.0
             return
         self.clock += dt
         if self.clock >= AUTO_DELAY:
             self.clock = 0.0
-            app.act(app.play.proposal())  # type: ignore[arg-type]
+            action = self.pending(app)
+            if action is not None:
+                app.act(action)
 
     # --- drawing --------------------------------------------------------------------
 
@@ -390,6 +433,8 @@ class GamePanel(Component):
                 lines.append((f"why: {why}", dim, False))
             more = f" · o: {len(alts) - 1} other choices" if len(alts) > 1 and self.paused else ""
             lines.append((f"n: play it now · p: {'resume' if self.paused else 'pause'}{more}", dim, False))
+        elif self.bot_for(app) is not None:
+            lines.append((f"the autoplayer plays for {actor} · p: {'resume' if self.paused else 'pause'}", dim, False))
         elif actor not in (None, "auto"):
             choices = self.unit_choices(app)
             who_for = f"for {app.selected}" if app.selected else "(select a unit to narrow)"
@@ -441,6 +486,14 @@ class GamePanel(Component):
                 self._fonts.clear()
             img = self._fonts[key] = theme.font(TEXT, bold).render(text, True, colour)
         return img
+
+
+def _autoplayer(rules: str) -> Any:
+    """The rule system's autoplayer (a Bot), or None if it has none."""
+    from tabletop import games
+
+    find = getattr(games, "autoplayer", None)
+    return find(rules) if find is not None else None
 
 
 def _same_step(a: Action, b: Action) -> bool:

@@ -887,3 +887,28 @@ def friendly_fire_hexes(state: GameState, firer_id: str, target_id: str) -> list
         return []
     near = {p.hex for p in _american_units(state) if distance(p.hex, target.hex) <= t.ff_radius}
     return sorted(near, key=lambda h: _label(state, h))
+
+
+# ------------------------------------------------------------- per-unit helpers (bots)
+
+
+def unit_reach(state: GameState, unit: Piece) -> Reach:
+    """Where ``unit`` may move now with the AP it has left (phase 5), remembered until
+    the map changes; the same reach ``refusal`` judges a move by."""
+    return _reach(state, unit, ap_left(state, unit))
+
+
+def unit_choices(state: GameState, unit_id: str, phase_key: str) -> list[Action]:
+    """The legal actions of one American unit in phase ``phase_key`` ("activity" or
+    "american-fire"): what ``choices`` lists for that unit, without working out every
+    other unit's (a bot deciding unit by unit)."""
+    if phase_key != state.phase or phase_key not in PHASE_NAME:
+        return []
+    try:
+        unit = state.map.piece(unit_id)
+    except KeyError:
+        return []
+    if unit.kind != "unit" or unit.side != tables().side:
+        return []
+    candidates = _activity_candidates(state, unit) if phase_key == ACTIVITY else _fire_candidates(state, unit)
+    return [a for a in candidates if refusal(state, a) is None]

@@ -28,6 +28,7 @@ Project's choices (the text leaves them open):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tabletop.board import Map
 from tabletop.engine.dice import Dice
@@ -94,9 +95,25 @@ def _los_policy(board: Map) -> dog_los.DogSectorPolicy:
     return cached[1]
 
 
+_reasons_memo: list[Any] = [None, -1, None, {}]  # [map state, version, targeted marks, {gid: reasons}]
+
+
 def target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]:
     """Every American unit on the map with why German unit ``gid`` may not fire at it
-    (None: a legal target), in label then id order."""
+    (None: a legal target), in label then id order. Remembered until the map or the
+    turn's ``targeted`` marks change (phase 4 asks three times a shot: the proposal,
+    the refusal and the fire)."""
+    targeted = frozenset(state.marks.get(hits.tables().targeted_mark, ()))
+    memo = _reasons_memo
+    if memo[0] is not state.map or memo[1] != state.map.version or memo[2] != targeted:
+        memo[:] = [state.map, state.map.version, targeted, {}]
+    found = memo[3].get(gid)
+    if found is None:
+        found = memo[3][gid] = _target_reasons(state, gid)
+    return list(found)
+
+
+def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]:
     shooter = _german(state, gid)
     board = state.board
     policy = _los_policy(board)

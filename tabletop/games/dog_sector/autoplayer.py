@@ -1,0 +1,489 @@
+"""DOG SECTOR: a program that plays the American side (phases 5 and 6), for
+``tabletop sim`` and for a player who wants the machine to move for them.
+
+``AmericanAutoplayer`` is an engine ``Bot`` (``choose(game, side) -> Action``). It uses
+no dice and no randomness: the same game (seed and options) is always played the same
+way. It is built to be fast rather than clever: it never asks for every legal action of
+every unit (``american.choices``), but works unit by unit with the cheap public helpers
+of ``american`` (``unit_reach``, ``refusal``, ``hit_number``, ``friendly_fire_hexes``)
+and with "distance to a useful hex" fields worked out once per German layout and
+obstacle layout (shared by every game, as the fixed set-up repeats).
+
+How it plays (project's choices, a sensible player rather than a strong one):
+
+- phase 5 (American Beach Activity): each unit acts once in turn, nearest to the
+  trenches first. An exceptional leader unpins its hex or restores reduced infantry
+  there, else walks to a hex of pinned or reduced units within reach, else goes with the
+  assault. A CE team clears an adjacent obstacle on its way inland (up to two a phase; a
+  bangalore torpedo when two such obstacle hexes touch each other). Then every unit
+  moves to the reachable hex nearest (in AP, with a penalty for live land mines and for
+  barbed wire it cannot cross) to a useful position: units that fire only at adjacent
+  targets (infantry, flamethrower, CE team, leaders) to a hex next to a German unit they
+  may fire at; ranged units (sharpshooter, forward observer, bazooka, tank, dozer) to a
+  hex from which they may fire at a German unit (range, section, and no firing from
+  sea, draw, bluff or bluff-adjacent hexes except at an adjacent target; American
+  units blocking the line are not foreseen), and they stay once there. Tanks and
+  dozers drive through barbed wire (and dozers through tank obstacles), clearing lanes.
+- phase 6 (American Fire): every unit with a legal target fires at the best one: the
+  best chance to hit (Table 6), then a target whose removal clears a section, then one
+  a hit removes, MG pillboxes before AT guns, panzerfausts and infantry. A shot that
+  friendly fire would turn on American units is never taken: under this project's
+  reading (american.yaml friendly_fire) every hit of such a shot lands on Americans.
+- other phases are automatic; asked anyway, it ends the phase.
+
+``assess(state)`` gives the victory level (Table 7) and sections cleared of a finished
+game, for ``tabletop sim``; ``SIM_BY`` names the option a simulation compares by default.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.board import Map
+from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.pieces import Piece
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex, distance, neighbors
+
+from . import american, hits, victory
+from .los import tables as los_tables
+from .movement import tables as move_tables
+from .procedures import AMERICAN, GERMAN
+from .procedures import tables as rule_tables
+
+#: the option ``tabletop sim`` compares by default (one group of games per choice)
+SIM_BY = "bombardment"
+
+ACTIVITY = "activity"
+FIRE = "american-fire"
+LEADER = "exceptional-leader"
+CE = "ce-team"
+#: unit types that fire only at adjacent targets and so walk up to the Germans
+ASSAULT = frozenset({"infantry", "flamethrower", "ce-team", "exceptional-leader"})
+#: the order German targets are preferred in when all else is equal
+TARGET_ORDER = ("mg-pillbox", "at-gun", "panzerfaust", "infantry")
+MINE_PENALTY = 3  # AP-equivalents a live land-mine hex costs the plan (a 1 in 2 hit)
+BARRED_PENALTY = 8  # a hex barred by an obstacle: a CE team may clear it, or go round
+MAX_CLEARS = 2  # obstacles a CE team clears in one phase before it moves on
+MAX_ACTIONS = 8  # actions one unit takes in one phase (a safety net)
+FAR = 10**6
+
+
+def assess(state: GameState) -> tuple[str, int]:
+    """The level of victory (Table 7 rank) and the number of trench sections cleared."""
+    n = len(victory.sections_cleared(state))
+    return victory.rank(n).rank, n
+
+
+def ranks() -> list[str]:
+    """The Table 7 ranks, lowest first (the order ``tabletop sim`` prints them in)."""
+    return [r.rank for r in rule_tables().ranks]
+
+
+# ------------------------------------------------------------------ the board, once
+
+
+@dataclass
+class _Board:
+    """What the bot needs of a map, worked out once: neighbours, AP costs, the firing
+    position of each hex (None: cannot fire; "adjacent": only at adjacent targets;
+    "any"), each hex's row and its distance to the trenches."""
+
+    board: Map
+    hexes: tuple[Hex, ...]
+    around: dict[Hex, tuple[Hex, ...]]
+    cost: dict[Hex, int]
+    position: dict[Hex, str | None]
+    row: dict[Hex, int]
+    to_trench: dict[Hex, int]
+    sections: Any
+    geometry: dict[tuple[str, Hex, str], frozenset[Hex]] = field(default_factory=dict)
+
+
+_boards: dict[int, _Board] = {}
+
+
+def _board(board: Map) -> _Board:
+    cached = _boards.get(id(board))
+    if cached is not None and cached.board is board:
+        return cached
+    grid = board.grid
+    hexes = tuple(sorted(board.terrain, key=board.label))
+    around = {h: tuple(n for n in neighbors(h) if grid.contains(n)) for h in hexes}
+    costs = move_tables().terrain_costs
+    side = los_tables().sides[AMERICAN]
+    position: dict[Hex, str | None] = {}
+    for h in hexes:
+        if any(t.matches(board, h) for t in side.cannot_fire_from):
+            position[h] = None
+        elif any(t.matches(board, h) for t in side.fire_only_adjacent_from):
+            position[h] = "adjacent"
+        else:
+            position[h] = "any"
+    trenches = [h for h in hexes if board.terrain[h] == victory.TRENCH]
+    made = _Board(
+        board=board,
+        hexes=hexes,
+        around=around,
+        cost={h: costs[board.terrain[h]] for h in hexes},
+        position=position,
+        row={h: grid.offset_of(h)[1] for h in hexes},
+        to_trench={h: min((distance(h, t) for t in trenches), default=0) for h in hexes},
+        sections=american._los_policy(board).sections(board),
+    )
+    _boards[id(board)] = made
+    return made
+
+
+def _firing_hexes(b: _Board, unit_type: str, target: Piece) -> frozenset[Hex]:
+    """The hexes from which a ``unit_type`` may fire at ``target`` as far as geometry
+    goes (Table 6 target types, range, sections, firing positions; not the line of
+    sight, which only American units block). Remembered per (type, hex, target type)."""
+    key = (unit_type, target.hex, target.type)
+    found = b.geometry.get(key)
+    if found is not None:
+        return found
+    line = american.tables().fire_units.get(unit_type)
+    los_line = los_tables().sides[AMERICAN].units.get(unit_type)
+    out: set[Hex] = set()
+    if line is not None and los_line is not None and line.may_target(target.type):
+        limit = los_line.range_limit(target)
+        for h in b.hexes:
+            pos = b.position[h]
+            if pos is None or h == target.hex:
+                continue
+            d = distance(h, target.hex)
+            if (limit is not None and d > limit) or (pos == "adjacent" and d > 1):
+                continue
+            if b.sections.same_or_adjacent(h, target.hex):
+                out.add(h)
+    found = b.geometry[key] = frozenset(out)
+    return found
+
+
+# ------------------------------------------------------------------ the plan fields
+
+_fields: dict[tuple[Any, ...], dict[Hex, int]] = {}
+_FIELDS_KEPT = 4096
+
+
+def _germans(state: GameState) -> list[Piece]:
+    return sorted(
+        (p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN), key=lambda p: p.id
+    )
+
+
+def _obstacles(state: GameState) -> dict[Hex, frozenset[str]]:
+    """Live obstacle kinds by hex (a cleared marker neutralises its hex)."""
+    out: dict[Hex, set[str]] = {}
+    kinds = set(american.tables().obstacles)
+    cleared: set[Hex] = set()
+    for p in state.map.pieces():
+        if p.kind != "marker":
+            continue
+        if p.type == move_tables().cleared_marker:
+            cleared.add(p.hex)
+        elif p.type in kinds:
+            out.setdefault(p.hex, set()).add(p.type)
+    return {h: frozenset(k) for h, k in out.items() if h not in cleared}
+
+
+def _extra(unit_type: str, kinds: Iterable[str]) -> int | None:
+    """What entering a hex with these live obstacles adds to the plan for a unit type:
+    None if never (no such case: barred hexes get a penalty instead, so a plan runs
+    through wire a CE team may clear)."""
+    t = move_tables()
+    extra = 0
+    for kind in kinds:
+        effect = t.obstacles[kind].effect(unit_type)
+        if effect.extra is None:
+            extra += BARRED_PENALTY
+        else:
+            extra += effect.extra
+        if kind == american.tables().mine_marker:
+            extra += MINE_PENALTY
+    return extra
+
+
+def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
+    """The hexes a unit type wants to reach: where it could fire at a German unit."""
+    occupied = {g.hex for g in germans}
+    goals: set[Hex] = set()
+    if unit_type == LEADER:  # goes with the assault: next to any German unit
+        for g in germans:
+            goals.update(b.around[g.hex])
+    else:
+        for g in germans:
+            goals |= _firing_hexes(b, unit_type, g)
+    return frozenset(goals - occupied)
+
+
+def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
+           obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
+    """AP (with penalties) from each hex to the nearest goal hex of ``unit_type``;
+    remembered per German layout and obstacle layout."""
+    goals = _goals(b, unit_type, germans)
+    key = (id(b.board), unit_type, goals, frozenset(g.hex for g in germans), frozenset(obstacles.items()))
+    cached = _fields.get(key)
+    if cached is not None:
+        return cached
+    blocked = {g.hex for g in germans}
+    enter = {}
+    for h in b.hexes:
+        if h in blocked:
+            continue
+        kinds = obstacles.get(h)
+        enter[h] = b.cost[h] + (_extra(unit_type, kinds) or 0 if kinds else 0)
+    dist: dict[Hex, int] = {h: 0 for h in goals}
+    heap = [(0, b.board.label(h), h) for h in goals]
+    heapq.heapify(heap)
+    label = b.board.label
+    while heap:
+        d, _, h = heapq.heappop(heap)
+        if d != dist.get(h):
+            continue
+        step = enter.get(h)
+        if step is None:
+            continue
+        nd = d + step  # from a neighbour into h
+        for n in b.around[h]:
+            if n in enter and nd < dist.get(n, FAR):
+                dist[n] = nd
+                heapq.heappush(heap, (nd, label(n), n))
+    if len(_fields) >= _FIELDS_KEPT:
+        _fields.clear()
+    _fields[key] = dist
+    return dist
+
+
+# ------------------------------------------------------------------ the autoplayer
+
+
+@dataclass
+class _PhasePlan:
+    """One phase's bookkeeping: the units in the order they act, which are done, and
+    how many actions each has taken."""
+
+    key: tuple[Any, ...]
+    order: list[str]
+    done: set[str] = field(default_factory=set)
+    actions: dict[str, int] = field(default_factory=dict)
+    clears: dict[str, int] = field(default_factory=dict)
+
+
+class AmericanAutoplayer:
+    """The American player of DOG SECTOR as a program (an engine ``Bot``): see the
+    module doc for how it plays. Deterministic; one instance may play many games."""
+
+    side = AMERICAN
+
+    def __init__(self) -> None:
+        self._plan: _PhasePlan | None = None
+
+    def choose(self, game: Any, side: str) -> Action:
+        state: GameState = game.state
+        if side != AMERICAN or state.phase not in (ACTIVITY, FIRE) or state.result is not None:
+            return dict(END_PHASE)
+        plan = self._phase_plan(game, state)
+        while plan.order:
+            uid = plan.order[0]
+            action = None if uid in plan.done else self._next_action(state, plan, uid)
+            if action is not None:
+                plan.actions[uid] = plan.actions.get(uid, 0) + 1
+                if state.phase == FIRE or plan.actions[uid] >= MAX_ACTIONS:
+                    plan.done.add(uid)
+                return action
+            plan.order.pop(0)
+        return dict(END_PHASE)
+
+    def _phase_plan(self, game: Any, state: GameState) -> _PhasePlan:
+        key = (id(game), game.seed, state.turn, state.phase, id(state))
+        if self._plan is None or self._plan.key != key:
+            b = _board(state.board)
+            units = [p for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN]
+            units.sort(key=lambda p: (b.to_trench.get(p.hex, FAR), state.board.label(p.hex), p.id))
+            self._plan = _PhasePlan(key, [p.id for p in units])
+        return self._plan
+
+    def _next_action(self, state: GameState, plan: _PhasePlan, uid: str) -> Action | None:
+        try:
+            unit = state.map.piece(uid)
+        except KeyError:
+            return None  # gone (a land mine)
+        if state.phase == FIRE:
+            return self._fire(state, unit)
+        return self._activity(state, plan, unit)
+
+    # -- phase 5 ----------------------------------------------------------------------
+
+    def _activity(self, state: GameState, plan: _PhasePlan, unit: Piece) -> Action | None:
+        if american.ap_left(state, unit) <= 0:
+            return None
+        b = _board(state.board)
+        if unit.type == LEADER:
+            action = self._leader_work(state, unit)
+            if action is not None:
+                return action
+        held = unit.status & (move_tables().cannot_move | american.tables().held_by)
+        if held:
+            return None
+        germans = _germans(state)
+        if not germans:
+            return None
+        obstacles = _obstacles(state)
+        dist = _field(state, b, unit.type, germans, obstacles)
+        if unit.type == CE and plan.clears.get(unit.id, 0) < MAX_CLEARS:
+            action = self._clear(state, b, unit, obstacles, dist)
+            if action is not None:
+                plan.clears[unit.id] = plan.clears.get(unit.id, 0) + 1
+                return action
+        if unit.type == LEADER:
+            action = self._to_the_wounded(state, b, unit)
+            if action is not None:
+                return action
+        return self._advance(state, b, unit, dist, obstacles)
+
+    def _leader_work(self, state: GameState, unit: Piece) -> Action | None:
+        """An EL's own hex: remove its pinned-down marker, else restore reduced infantry."""
+        pinned = move_tables().pinned_status
+        here = state.map.units_at(unit.hex)
+        if any(p.has(pinned) for p in here):
+            action: Action = {"do": "unpin", "unit": unit.id}
+            if american.refusal(state, action) is None:
+                return action
+        for p in sorted(here, key=lambda p: p.id):
+            if p.side == AMERICAN and p.type == american.tables().restore_target and not american._full(p):
+                action = {"do": "restore", "unit": unit.id, "target": p.id}
+                if american.refusal(state, action) is None:
+                    return action
+        return None
+
+    def _to_the_wounded(self, state: GameState, b: _Board, unit: Piece) -> Action | None:
+        """An EL walks to a hex within reach holding pinned-down or reduced infantry
+        (the one nearest the trenches), to work there with its AP left."""
+        reach = american.unit_reach(state, unit)
+        pinned = move_tables().pinned_status
+        best: tuple[Any, ...] | None = None
+        for h, cost in reach.costs.items():
+            if h == unit.hex or cost >= american.ap_left(state, unit):
+                continue  # it must keep 1 AP for the work
+            units = [p for p in state.map.units_at(h) if p.side == AMERICAN]
+            work = sum(1 for p in units if p.has(pinned)) + sum(
+                1 for p in units if p.type == "infantry" and not american._full(p)
+            )
+            if work:
+                key = (-work, b.to_trench[h], cost, b.board.label(h))
+                if best is None or key < best:
+                    best = key
+        if best is None:
+            return None
+        return self._checked(state, {"do": "move", "unit": unit.id, "to": best[-1]})
+
+    def _clear(self, state: GameState, b: _Board, unit: Piece, obstacles: dict[Hex, frozenset[str]],
+               dist: dict[Hex, int]) -> Action | None:  # fmt: skip
+        """A CE team: the obstacle(s) next to it on its way inland (not behind it)."""
+        row = b.row[unit.hex]
+        ahead = [
+            h for h in b.around[unit.hex]
+            if h in obstacles and b.row[h] >= row and obstacles[h] - {"tank-obstacle"}
+        ]  # fmt: skip
+        if not ahead:
+            return None
+        ahead.sort(key=lambda h: (dist.get(h, FAR), b.board.label(h)))
+        bang_track = f"{american.tables().bangalore_track}:{unit.id}"
+        if not state.track(bang_track):
+            for i, x in enumerate(ahead):
+                for y in ahead[i + 1 :]:
+                    if distance(x, y) == 1:
+                        action = {"do": "bangalore", "unit": unit.id, "hexes": [b.board.label(x), b.board.label(y)]}
+                        if american.refusal(state, action) is None:
+                            return action
+        for h in ahead:
+            for kind in sorted(obstacles[h]):
+                action = {"do": "clear", "unit": unit.id, "hex": b.board.label(h)}
+                if len(obstacles[h]) > 1:
+                    action["obstacle"] = kind
+                if american.refusal(state, action) is None:
+                    return action
+        return None
+
+    def _advance(self, state: GameState, b: _Board, unit: Piece, dist: dict[Hex, int],
+                 obstacles: dict[Hex, frozenset[str]]) -> Action | None:  # fmt: skip
+        """Move to the reachable hex nearest a useful position, if that is progress."""
+        here = dist.get(unit.hex, FAR)
+        if here == 0:
+            return None  # in position: stay
+        reach = american.unit_reach(state, unit)
+        mine = american.tables().mine_marker
+        best: tuple[Any, ...] | None = None
+        for h, cost in reach.costs.items():
+            if h == unit.hex:
+                continue
+            value = dist.get(h, FAR)
+            if mine in obstacles.get(h, ()):
+                value += MINE_PENALTY
+            key = (value, cost, b.board.label(h))
+            if best is None or key < best:
+                best = key
+        if best is None or best[0] >= here:
+            return None
+        return self._checked(state, {"do": "move", "unit": unit.id, "to": best[-1]})
+
+    @staticmethod
+    def _checked(state: GameState, action: Action) -> Action | None:
+        return action if american.refusal(state, action) is None else None
+
+    # -- phase 6 ----------------------------------------------------------------------
+
+    def _fire(self, state: GameState, unit: Piece) -> Action | None:
+        t = american.tables()
+        line = t.fire_units.get(unit.type)
+        if line is None or state.marked(t.fired_mark, unit.id) or unit.status & t.fire_held_by:
+            return None
+        b = _board(state.board)
+        pos = b.position[unit.hex]
+        if pos is None:
+            return None
+        targeted = hits.tables().targeted_mark
+        germans = _germans(state)
+        best: tuple[Any, ...] | None = None
+        for g in germans:
+            if state.marked(targeted, g.id) or unit.hex not in _firing_hexes(b, unit.type, g):
+                continue
+            if unit.type in t.ff_units and american.friendly_fire_hexes(state, unit.id, g.id):
+                continue  # every hit would land on Americans
+            action = {"do": "fire", "unit": unit.id, "target": g.id}
+            if american.refusal(state, action) is not None:
+                continue
+            need, _ = american.hit_number(state, unit, g)
+            kills = g.type != "infantry" or g.steps <= 1
+            clears = kills and _last_in_section(state, b, g, germans)
+            order = TARGET_ORDER.index(g.type) if g.type in TARGET_ORDER else len(TARGET_ORDER)
+            key = (need, not clears, not kills, order, g.id)
+            if best is None or key < best:
+                best = key
+        if best is None:
+            return None
+        return {"do": "fire", "unit": unit.id, "target": best[-1]}
+
+
+def _last_in_section(state: GameState, b: _Board, target: Piece, germans: list[Piece]) -> bool:
+    """Whether ``target`` is the last German unit in the trench hexes of its section."""
+    sections = b.sections.of_hex.get(target.hex, frozenset())
+    for g in germans:
+        if g.id == target.id or b.board.terrain[g.hex] != victory.TRENCH:
+            continue
+        if b.sections.of_hex.get(g.hex, frozenset()) & sections:
+            return False
+    return True
+
+
+def autoplayer() -> AmericanAutoplayer:
+    """The registry's entry (``tabletop.games.AUTOPLAYERS``): a new American autoplayer."""
+    return AmericanAutoplayer()
+
+
+__all__ = ["SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks"]

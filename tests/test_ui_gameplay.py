@@ -1,0 +1,163 @@
+"""The game box in the window: DOG SECTOR's automatic steps, overrides, undo, the log
+player, setup from the tray, the friendly-fire ring and the after-action report
+(issue 6 setup mode, issue 7 "the player aid, surpassed")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tabletop.engine.game import SETUP
+from tabletop.ui.app import App
+from tabletop.ui.gameplay import GamePanel
+from tabletop.ui.table import open_table
+
+SIZE = (1280, 800)
+
+
+def key(app: App, k: int, *, mod: int = 0) -> None:
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
+def panel(app: App) -> GamePanel:
+    return next(c for c in app.components if isinstance(c, GamePanel))
+
+
+def drawn(app: App) -> pygame.Surface:
+    pygame.init()
+    surface = pygame.Surface(SIZE)
+    app.draw(surface)
+    return surface
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> App:
+    return open_table("dog-sector", size=SIZE, seed=3, autosave=tmp_path / "auto.json")
+
+
+def test_the_rules_play_their_phases_step_by_step(app: App) -> None:
+    """Phases 1-4 are procedures: n plays the next one, and the clock plays them at a
+    readable pace when not paused."""
+    assert app.play.state.phase == "land"
+    key(app, pygame.K_n)
+    assert app.play.entries[-1].action == {"do": "land"}
+    before = len(app.play.entries)
+    gp = panel(app)
+    gp.update(app, 0.1)
+    assert len(app.play.entries) == before  # not yet
+    gp.update(app, 1.0)
+    assert len(app.play.entries) == before + 1
+    key(app, pygame.K_p)
+    gp.update(app, 5.0)
+    assert len(app.play.entries) == before + 1 and gp.paused
+
+
+def test_the_phase_rules_and_the_project_choices_are_shown(app: App) -> None:
+    lines, _ = panel(app).box_lines(app)
+    text = [t for t, _, _ in lines]
+    assert text[0].startswith("Turn 1 · Phase 1")
+    assert any(t.startswith("project's choice:") for t in text) or any("e: the whole phase" in t for t in text)
+    app.overlays["rules-expanded"] = True
+    text = [t for t, _, _ in panel(app).box_lines(app)[0]]
+    assert any(t.startswith("project's choice: units are drawn at random") for t in text)
+
+
+def advance_to(app: App, phase: str) -> None:
+    for _ in range(500):
+        if app.play.state.phase == phase and app.play.proposal() is not None:
+            return
+        if app.play.state.phase == phase and phase in ("activity", "american-fire"):
+            return
+        key(app, pygame.K_n)
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_german_fire_can_be_overridden_and_the_override_is_logged(app: App) -> None:
+    """Phase 4: paused, o shows another legal target, Enter fires at it instead; the
+    log says it was an override."""
+    for _ in range(8):  # find a turn where a German unit has a choice of targets
+        advance_to(app, "german-fire")
+        gp = panel(app)
+        gp.paused = True
+        alts = gp.alternatives(app)
+        if len(alts) > 1:
+            break
+        key(app, pygame.K_n)
+    assert len(alts) > 1, "no German unit with a choice of targets"
+    key(app, pygame.K_o)
+    key(app, pygame.K_RETURN)
+    last = app.play.entries[-1]
+    assert last.action.get("override") is True
+    assert any("override" in line for line in last.lines)
+
+
+def test_undo_and_the_log_player(app: App) -> None:
+    """Undo within the turn; [ and ] step through the log; Page Up jumps to a phase."""
+    for _ in range(3):
+        key(app, pygame.K_n)
+    state = app.play.state.to_json()
+    key(app, pygame.K_u)
+    assert app.play.state.to_json() != state
+    key(app, pygame.K_y, mod=pygame.KMOD_CTRL)
+    assert app.play.state.to_json() == state
+    key(app, pygame.K_LEFTBRACKET)
+    key(app, pygame.K_RIGHTBRACKET)
+    assert app.play.state.to_json() == state and panel(app).paused
+    key(app, pygame.K_PAGEUP)
+    assert app.play.head < len(app.play.entries) - 1
+
+
+def test_setup_from_the_tray_refuses_illegal_hexes(tmp_path: Path) -> None:
+    """Setup mode: pick a piece in the tray, click a hex; an illegal hex is refused with
+    the reason; F5 lets the solver place the rest; n begins turn 1."""
+    app = open_table("dog-sector", size=SIZE, seed=3, setup="manual", autosave=tmp_path / "a.json")
+    assert app.play.state.phase == SETUP
+    drawn(app)
+    gp = panel(app)
+    rect, piece_id = gp.tray[0]
+    click(app, rect.center)
+    assert gp.placing == piece_id
+    sea = app.screen_of(app.board.hex_of("0101"))
+    click(app, (round(sea[0]), round(sea[1])))
+    assert app.messages[-1].startswith("not allowed:") and "barbed-wire" in app.messages[-1]
+    key(app, pygame.K_F5)
+    key(app, pygame.K_n)
+    assert app.play.state.turn == 1
+
+
+def test_the_friendly_fire_ring_shows_before_firing(app: App) -> None:
+    """Phase 6, Friendly Fire: with a forward observer selected and the pointer on a
+    German unit within 3 hexes of an American-occupied hex, the window rings that hex
+    (the one a hit would strike instead) before the player fires."""
+    state = app.play.state
+    board = state.board
+    target = state.map.piece("G-infantry-2")  # trench 0612, section 2
+    state.phase = "american-fire"  # a position set by hand: the rule, not the way there
+    app.edit({"do": "unbox", "box": "landing", "piece": "A-infantry-1", "to": "0710"})
+    rules = app.play.rules
+    for h in sorted(board.grid.hexes(), key=board.label):
+        app.edit({"do": "unbox", "box": "landing", "piece": "A-forward-observer-1", "to": board.label(h)})
+        hexes = rules.friendly_fire(app.play.state, "A-forward-observer-1", target.id)  # type: ignore[attr-defined]
+        if hexes:
+            break
+        app.edit({"do": "remove", "piece": "A-forward-observer-1", "box": "landing"})
+    assert board.hex_of("0710") in hexes
+    app.selected, app.hover = "A-forward-observer-1", target.hex
+    assert panel(app)._danger(app) == (target.hex, hexes)
+    drawn(app)  # and it draws
+
+
+def test_the_after_action_report_is_saved(app: App, tmp_path: Path) -> None:
+    app.act({"do": "note", "text": "the wire held at 0605"})
+    key(app, pygame.K_w)
+    report = tmp_path / "dog-sector-report.txt"
+    text = report.read_text()
+    assert "after-action report" in text and "note: the wire held at 0605" in text
+    assert "trench sections cleared" in text
