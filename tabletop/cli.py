@@ -457,6 +457,58 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if failed else 0
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Solitaire games played headless by the rule system's autoplayer: the distribution
+    of outcomes (per choice of --by), one progress line on stderr every ~5%."""
+    from tabletop.games import autoplayer_module
+    from tabletop.sim import SimError, simulate, table
+
+    options = dict(args.option or [])
+    by = args.by
+    if by is None:
+        opened = _open(args.scenario)
+        if not isinstance(opened, Scenario):
+            raise CliError(f"sim {args.scenario}: a map, not a scenario; a simulation needs a scenario")
+        try:
+            default = getattr(autoplayer_module(opened.rules), "SIM_BY", None)
+        except LookupError as exc:
+            raise CliError(f"sim {args.scenario}: {exc}") from None
+        if default in opened.options and default not in options:
+            by = default
+    if by in ("none", "-"):
+        by = None
+    step = [0]
+
+    def progress(done: int, total: int) -> None:
+        tick = max(1, total // 20)
+        if done == total or done // tick > step[0]:
+            step[0] = done // tick
+            print(f"sim: {done}/{total} games ({100 * done // total}%)", file=sys.stderr, flush=True)
+
+    try:
+        report = simulate(args.scenario, args.games, args.seed, options, by=by, progress=progress, jobs=args.jobs)
+    except SimError as exc:
+        raise CliError(f"sim {args.scenario}: {exc}") from None
+    if args.json:
+        _print_json(report)
+    else:
+        print(table(report))
+    if report["failed"]:
+        print(f"sim: {len(report['failed'])} games failed (seeds above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -574,6 +626,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser(
+        "sim",
+        help="play solitaire games headless with the bot and print the distribution of outcomes",
+        description="Play a solitaire scenario start to finish with the rule system's autoplayer, GAMES "
+        "times (for each choice of --by), game i with seed SEED+i, and print how often each level of "
+        "victory came out.",
+    )
+    p.add_argument("scenario", help="scenario: path or bare shipped name (e.g. dog-sector)")
+    p.add_argument("--games", type=_count, default=100, help="games per group (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses SEED+i (default 1)")
+    p.add_argument(
+        "--option", type=_option, action="append", metavar="KEY=VALUE",
+        help="an optional rule of the scenario, e.g. --option limited-reinforcements=true (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--by", metavar="OPTION",
+        help="play GAMES games for each choice of this option (default: the autoplayer's, e.g. "
+        "bombardment for DOG SECTOR; 'none' for one group)",
+    )  # fmt: skip
+    p.add_argument("--jobs", type=_count, default=1, help="processes to play in (default 1; same figures)")
+    p.add_argument("--json", action="store_true", help="print the distribution as JSON")
+    p.set_defaults(func=cmd_sim)
     return parser
 
 

@@ -413,7 +413,7 @@ def test_the_attack_area_warns_when_own_men_are_inside() -> None:
     surface = frame(app)
     assert any("this shot may hit your own men: f2" in m for m in app.messages)
     x, y = app.screen_of(friend)
-    ring = app.camera.scale * 0.82 - 2  # inside the ring's width (drawn inward)
+    ring = app.camera.scale * 0.82 - 4  # inside the ring's width (drawn inward)
     assert pixel(surface, (x + ring, y)) == ov.WARN
     x, y = app.screen_of(foe)
     assert pixel(surface, (x + ring, y)) != ov.WARN

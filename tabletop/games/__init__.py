@@ -73,8 +73,8 @@ def ruleset(rules: str | None) -> Ruleset:
 
 
 #: rule system key -> module with ``autoplayer()`` (an engine Bot for the solitaire
-#: player's side, for ``tabletop sim``), ``assess(state) -> (rank, score)`` and
-#: ``ranks()``; optionally ``SIM_BY``, the option a simulation compares by default
+#: player's side, for ``tabletop sim``), ``SIDE``, ``assess(state) -> (rank, score)`` and
+#: ``ranks()``; optionally ``SCORE`` and ``SIM_BY``, the option a simulation compares by default
 AUTOPLAYERS = {
     "dog_sector": "tabletop.games.dog_sector.autoplayer",
 }

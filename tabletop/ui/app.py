@@ -42,6 +42,7 @@ from .board_view import BoardView
 from .camera import Camera
 
 PAN_PIXELS = 40  # per arrow-key press
+FIT_TOP, FIT_BOTTOM = 120, 24  # pixels of the boxes along the top and the status line
 ZOOM_STEP = 1.15
 
 
@@ -111,7 +112,7 @@ class App:
         self.state = self.game.state.map
         self.view = BoardView(self.state.board)
         self.camera = Camera(*self.size)
-        self.camera.fit(self.view.bounds)
+        self.fit()
         self._dragging: tuple[int, int] | None = None
         self.fullscreen = False
 
@@ -120,6 +121,10 @@ class App:
     @property
     def board(self) -> Any:
         return self.state.board
+
+    def fit(self) -> None:
+        """The whole map in view, below the boxes along the top of the window."""
+        self.camera.fit(self.view.bounds, top=FIT_TOP, bottom=FIT_BOTTOM)
 
     def say(self, text: str) -> None:
         """Add a line to the message log."""
@@ -240,7 +245,7 @@ class App:
         elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
             cam.zoom_at(1 / ZOOM_STEP, cam.width / 2, cam.height / 2)
         elif key == pygame.K_HOME:
-            cam.fit(self.view.bounds)
+            self.fit()
         elif key == pygame.K_F11:
             self._toggle_fullscreen()
         elif key == pygame.K_F12:

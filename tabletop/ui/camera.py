@@ -46,14 +46,18 @@ class Camera:
         s = self.scale
         self.center = (self.center[0] - dx_pixels / s, self.center[1] - dy_pixels / s)
 
-    def fit(self, bounds: tuple[float, float, float, float], margin: float = 0.04) -> None:
-        """Show the whole world rectangle (min x, min y, max x, max y)."""
+    def fit(
+        self, bounds: tuple[float, float, float, float], margin: float = 0.04, *, top: int = 0, bottom: int = 0
+    ) -> None:
+        """Show the whole world rectangle (min x, min y, max x, max y) in the window
+        less ``top`` and ``bottom`` pixels (kept for boxes that would hide the map)."""
         x0, y0, x1, y1 = bounds
-        self.center = ((x0 + x1) / 2, (y0 + y1) / 2)
+        room = max(1, self.height - top - bottom)
         span_x = max(x1 - x0, 1e-6) * (1 + 2 * margin)
         span_y = max(y1 - y0, 1e-6) * (1 + 2 * margin)
-        want = min(self.width / span_x, self.height / span_y) / BASE_HEX_PIXELS
+        want = min(self.width / span_x, room / span_y) / BASE_HEX_PIXELS
         self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, want))
+        self.center = ((x0 + x1) / 2, (y0 + y1) / 2 - (top - bottom) / 2 / self.scale)
 
     def resize(self, width: int, height: int) -> None:
         self.width, self.height = max(1, width), max(1, height)

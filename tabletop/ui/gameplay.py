@@ -29,7 +29,7 @@ MARGIN, PAD, TEXT, SMALL = 8, 8, 20, 18
 BOX_ALPHA = 228
 BORDER = (78, 83, 90)
 CHOICE_ROWS = 8  # choices listed for the selected unit
-RULE_ROWS, RULE_ROWS_EXPANDED = 3, 14
+RULE_ROWS, RULE_ROWS_EXPANDED = 2, 14
 DANGER = (213, 94, 0)
 SHORTCUTS = [
     ("n", "next: play the rules' next step, or end your phase"),
@@ -421,18 +421,16 @@ class GamePanel(Component):
         rules = self._phase_rules(app)
         for line in rules[: RULE_ROWS_EXPANDED if expanded else RULE_ROWS]:
             lines.append((line, text, False))
-        if len(rules) > RULE_ROWS and not expanded:
-            lines.append((f"... e: the whole phase ({len(rules)} lines)", dim, False))
         alts = self.alternatives(app)
+        more = f" · e: all {len(rules)} lines of the phase" if len(rules) > RULE_ROWS and not expanded else ""
         if alts:
             shown = alts[self.override] if self.override < len(alts) else alts[0]
             tag = "override" if self.override else "next"
             lines.append((f"{tag}: {describe(app, shown)}", hot, False))
             why = shown.get("why")
-            if why:
-                lines.append((f"why: {why}", dim, False))
-            more = f" · o: {len(alts) - 1} other choices" if len(alts) > 1 and self.paused else ""
-            lines.append((f"n: play it now · p: {'resume' if self.paused else 'pause'}{more}", dim, False))
+            others = f" · o: {len(alts) - 1} other choices" if len(alts) > 1 and self.paused else ""
+            keys = f"n: now · p: {'resume' if self.paused else 'pause'}{others}{more}"
+            lines.append((f"why: {why} · {keys}" if why else keys, dim, False))
         elif self.bot_for(app) is not None:
             lines.append((f"the autoplayer plays for {actor} · p: {'resume' if self.paused else 'pause'}", dim, False))
         elif actor not in (None, "auto"):
@@ -445,7 +443,7 @@ class GamePanel(Component):
                 lines.append((f"  {describe(app, action)}", text, False))
             if len(choices) > CHOICE_ROWS:
                 lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
-            lines.append(("drag a unit to move it · n: end the phase", dim, False))
+            lines.append((f"drag a unit to move it · n: end the phase · a: autoplayer{more}", dim, False))
         if self.note is not None:
             lines.append((f"note: {self.note}_", hot, False))
         return lines, clickable

@@ -16,7 +16,7 @@ def render_png(app: App, out: Path, size: tuple[int, int]) -> Path:
     pygame.font.init()
     surface = pygame.Surface(size)
     app.camera.resize(*size)
-    app.camera.fit(app.view.bounds)
+    app.fit()
     app.update(0.0)
     app.draw(surface)
     pygame.image.save(surface, str(out))

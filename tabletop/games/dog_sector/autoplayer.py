@@ -56,6 +56,9 @@ from .procedures import tables as rule_tables
 
 #: the option ``tabletop sim`` compares by default (one group of games per choice)
 SIM_BY = "bombardment"
+#: the side the autoplayer plays, and what ``assess`` counts
+SIDE = AMERICAN
+SCORE = "trench sections cleared"
 
 ACTIVITY = "activity"
 FIRE = "american-fire"
@@ -486,4 +489,4 @@ def autoplayer() -> AmericanAutoplayer:
     return AmericanAutoplayer()
 
 
-__all__ = ["SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks"]
+__all__ = ["SCORE", "SIDE", "SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks"]
