@@ -114,9 +114,7 @@ def simulate(
         raise SimError(str(exc)) from None
     _opened[scenario_source] = opened
     rank_names = list(module.ranks())
-    jobs_list = [
-        (scenario_source, {**given, **extra}, seed + i) for extra in settings for i in range(games)
-    ]
+    jobs_list = [(scenario_source, {**given, **extra}, seed + i) for extra in settings for i in range(games)]
     total = len(jobs_list)
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -186,7 +184,9 @@ def table(report: Mapping[str, Any]) -> str:
     for group in report["groups"]:
         title = ", ".join(f"{k}={v}" for k, v in group["by"].items()) or "all games"
         lines.append("")
-        lines.append(f"{title}: {group['played']} played" + (f", {group['failed']} failed" if group["failed"] else ""))
+        lines.append(
+            f"{title}: {group['played']} played" + (f", {group['failed']} failed" if group["failed"] else "")
+        )
         for name in report["ranks"]:
             n = group["ranks"][name]
             lines.append(f"  {name:<{width}}  {n:>6}  {group['percent'][name]:5.1f}%")

@@ -91,6 +91,8 @@ def test_reach_and_los_work_for_every_unit_of_every_shipped_scenario(
 
     scenario = load_scenario(path)
     units = [p for p in scenario.pieces if p.kind == "unit"]
+    if not units and scenario.reinforcements:
+        pytest.skip("every unit of this scenario waits off the map (a landing schedule)")
     assert units
     for unit in units:
         code, out, err = run(capsys, "reach", path.stem, unit.id, "--json")

@@ -90,7 +90,9 @@ def test_cli_sim_prints_a_table_and_fails_with_exit_1(
         (["sim", "dog-sector", "--by", "weather"], "no such option"),
     ],
 )
-def test_cli_sim_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+def test_cli_sim_errors_are_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
     code = main(argv)
     _, err = capsys.readouterr()
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1

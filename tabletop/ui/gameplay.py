@@ -74,6 +74,7 @@ class GamePanel(Component):
         self.box = pygame.Rect(0, 0, 0, 0)
         self.note: str | None = None  # a note being typed
         self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
+        self._helper: Any = None  # the autoplayer, made once
         self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
 
     # --- what the game offers ------------------------------------------------------
@@ -96,7 +97,9 @@ class GamePanel(Component):
             return None
         bot = app.seats.get(actor)
         if bot is None and self.helping == (game.state.turn, game.state.phase):
-            bot = _autoplayer(game.rules.name)
+            if self._helper is None:
+                self._helper = _autoplayer(game.rules.name)
+            bot = self._helper
         return bot
 
     def pending(self, app: App) -> Action | None:
@@ -488,10 +491,12 @@ class GamePanel(Component):
 
 def _autoplayer(rules: str) -> Any:
     """The rule system's autoplayer (a Bot), or None if it has none."""
-    from tabletop import games
+    from tabletop.games import autoplayer_module
 
-    find = getattr(games, "autoplayer", None)
-    return find(rules) if find is not None else None
+    try:
+        return autoplayer_module(rules).autoplayer()
+    except LookupError:
+        return None
 
 
 def _same_step(a: Action, b: Action) -> bool:

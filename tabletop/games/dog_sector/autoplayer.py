@@ -401,7 +401,11 @@ class AmericanAutoplayer:
             for i, x in enumerate(ahead):
                 for y in ahead[i + 1 :]:
                     if distance(x, y) == 1:
-                        action = {"do": "bangalore", "unit": unit.id, "hexes": [b.board.label(x), b.board.label(y)]}
+                        action = {
+                            "do": "bangalore",
+                            "unit": unit.id,
+                            "hexes": [b.board.label(x), b.board.label(y)],
+                        }
                         if american.refusal(state, action) is None:
                             return action
         for h in ahead:
