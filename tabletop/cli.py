@@ -280,6 +280,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (SaveError, ValueError) as exc:
         raise CliError(str(exc)) from None
     game = app.play
+    for side in args.bot or []:
+        app.seats[side] = _bot_for(game.rules.name, side, game.rules.sides)
     print(f"tabletop {__version__}: {app.title}; F1 lists the shortcuts")
     if load is None:
         print(f"seed {seed} (the same game again: tabletop play {source} --seed {seed})")
@@ -294,6 +296,21 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"with: tabletop render {source} --out table.png"
         ) from None
     return 0
+
+
+def _bot_for(rules: str, side: str, sides: tuple[str, ...]) -> Any:
+    """The rule system's autoplayer for ``side`` (--bot); CliError if there is none."""
+    from tabletop.games import autoplayer_module
+
+    if side not in sides:
+        raise CliError(f"--bot {side}: the sides of {rules} are {', '.join(sides) or 'none (free play)'}")
+    try:
+        module = autoplayer_module(rules)
+    except LookupError as exc:
+        raise CliError(f"--bot {side}: {exc}") from None
+    if getattr(module, "SIDE", side) != side:
+        raise CliError(f"--bot {side}: the {rules} autoplayer plays {module.SIDE}, not {side}")
+    return module.autoplayer()
 
 
 def _option(text: str) -> tuple[str, object]:
@@ -552,6 +569,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--option", type=_option, action="append", metavar="KEY=VALUE",
         help="an optional rule of the scenario, e.g. --option bombardment=heavy (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--bot", action="append", metavar="SIDE",
+        help="the rule system's autoplayer plays SIDE (repeatable; other sides are people at this screen)",
     )  # fmt: skip
     p.add_argument(
         "--setup", choices=("auto", "manual"), default="auto",

@@ -146,3 +146,15 @@ def test_the_omaha_landing_schedule_fills_the_turn_track() -> None:
     assert per_turn == table_9_1
     west_0 = game.state.box("west-turn-0")
     assert [p.type for p in west_0] == ["tank"] * 4 and {p.steps for p in west_0} == {2}
+
+
+def test_cli_play_with_a_bot_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hot-seat and solo: --bot SIDE gives a side to the rule system's autoplayer;
+    a side it cannot play is refused in one line."""
+    assert main(["play", "--bot", "american", "--seed", "2", "--frames", "2", "--size", "640x480"]) == 0
+    capsys.readouterr()
+    assert main(["play", "--bot", "martian", "--frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "american, german" in err and err.count("\n") == 1
+    assert main(["play", "--bot", "german", "--frames", "1"]) == 2
+    assert "plays american" in capsys.readouterr().err

@@ -99,7 +99,7 @@ def test_german_fire_can_be_overridden_and_the_override_is_logged(app: App) -> N
 
 
 def test_undo_and_the_log_player(app: App) -> None:
-    """Undo within the turn; [ and ] step through the log; Page Up jumps to a phase."""
+    """Undo within the turn; Ctrl+Left/Right step through the log; Ctrl+Up jumps to a phase."""
     for _ in range(3):
         key(app, pygame.K_n)
     state = app.play.state.to_json()
@@ -107,10 +107,10 @@ def test_undo_and_the_log_player(app: App) -> None:
     assert app.play.state.to_json() != state
     key(app, pygame.K_y, mod=pygame.KMOD_CTRL)
     assert app.play.state.to_json() == state
-    key(app, pygame.K_LEFTBRACKET)
-    key(app, pygame.K_RIGHTBRACKET)
+    key(app, pygame.K_LEFT, mod=pygame.KMOD_CTRL)
+    key(app, pygame.K_RIGHT, mod=pygame.KMOD_CTRL)
     assert app.play.state.to_json() == state and panel(app).paused
-    key(app, pygame.K_PAGEUP)
+    key(app, pygame.K_UP, mod=pygame.KMOD_CTRL)
     assert app.play.head < len(app.play.entries) - 1
 
 
@@ -156,8 +156,41 @@ def test_the_friendly_fire_ring_shows_before_firing(app: App) -> None:
 
 def test_the_after_action_report_is_saved(app: App, tmp_path: Path) -> None:
     app.act({"do": "note", "text": "the wire held at 0605"})
-    key(app, pygame.K_w)
+    key(app, pygame.K_r, mod=pygame.KMOD_CTRL)
     report = tmp_path / "dog-sector-report.txt"
     text = report.read_text()
     assert "after-action report" in text and "note: the wire held at 0605" in text
     assert "trench sections cleared" in text
+
+
+PROSE = {"click", "drag", "hover", "while", "wheel", "selected", "closing", "choice"}
+
+
+def _keys_of(rows: list[tuple[str, str]]) -> set[str]:
+    """The single keys, F-keys and modifier combinations a shortcut list names."""
+    out: set[str] = set()
+    for keys, _ in rows:
+        for part in keys.split(","):
+            if PROSE & set(part.split()):
+                continue  # a mouse action, not a key
+            prefix = ""
+            for word in part.replace("/", " ").split():
+                name = word
+                if "+" in word.strip("+"):
+                    prefix, name = word.rsplit("+", 1)[0] + "+", word.rsplit("+", 1)[1]
+                if (len(name) == 1 and name not in "+-") or name.startswith(("F", "Page")):
+                    out.add(prefix + name)
+    return out
+
+
+def test_no_two_parts_of_the_table_claim_the_same_key(app: App) -> None:
+    """Every shortcut listed on screen (F1) belongs to one part of the table: a key
+    claimed by two parts would silently do only one of the two things."""
+    from tabletop.ui.app import CORE_SHORTCUTS
+
+    owners = [("the window", CORE_SHORTCUTS)] + [(type(c).__name__, c.shortcuts) for c in app.components]
+    seen: dict[str, str] = {}
+    for owner, rows in owners:
+        for token in _keys_of(rows):
+            assert token not in seen, f"{token!r} is claimed by {seen.get(token)} and {owner}"
+            seen[token] = owner

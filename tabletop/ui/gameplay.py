@@ -36,13 +36,14 @@ SHORTCUTS = [
     ("p", "pause / resume the automatic steps"),
     ("o, Enter", "(paused) pick another choice for the next automatic step, play it (override)"),
     ("u / Ctrl+Z, Ctrl+Y", "undo (within the turn), redo"),
-    ("[ / ]", "step back / forward through the log (playing on from the past starts a branch)"),
-    ("Page Up / Page Down", "jump to the previous / next phase in the log"),
+    ("Ctrl+Left / Ctrl+Right", "step back / forward through the log (playing on from the past starts a branch)"),
+    ("Ctrl+Up / Ctrl+Down", "jump to the previous / next phase in the log"),
     ("Ctrl+S", "save the game (the autosave is written after every phase)"),
     ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
     ("F5", "setup: let the solver place the pieces left in the tray"),
-    ("a", "let the rules' autoplayer finish your phase for you (stops at the phase's end)"),
-    ("t", "write a note into the log (Enter ends it); w: save the after-action report"),
+    ("b", "let the rules' autoplayer (bot) finish your phase for you (stops at the phase's end)"),
+    ("Ctrl+N", "write a note into the log (Enter ends it)"),
+    ("Ctrl+R", "save the after-action report (result, losses, your notes, the log) as text"),
 ]
 
 
@@ -147,6 +148,18 @@ class GamePanel(Component):
             self._move_in_log(app, app.play.redo, "redo")
         elif ctrl and key == pygame.K_s:
             self.save(app)
+        elif ctrl and key == pygame.K_LEFT:
+            self._move_in_log(app, lambda: app.play.goto(app.play.entries[app.play.head].parent), "back")
+        elif ctrl and key == pygame.K_RIGHT:
+            self._move_in_log(app, app.play.redo, "forward")
+        elif ctrl and key in (pygame.K_UP, pygame.K_DOWN):
+            self._jump(app, -1 if key == pygame.K_UP else 1)
+        elif ctrl and key == pygame.K_n:
+            self.note = ""
+            pygame.key.start_text_input()
+            app.say("note: type, Enter to log it, Esc to drop it")
+        elif ctrl and key == pygame.K_r:
+            self.write_report(app)
         elif ctrl:
             return False
         elif key == pygame.K_n:
@@ -166,24 +179,12 @@ class GamePanel(Component):
             if self.override < len(alts):
                 app.act(alts[self.override])
             self.override = 0
-        elif key == pygame.K_LEFTBRACKET:
-            self._move_in_log(app, lambda: app.play.goto(app.play.entries[app.play.head].parent), "back")
-        elif key == pygame.K_RIGHTBRACKET:
-            self._move_in_log(app, app.play.redo, "forward")
-        elif key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
-            self._jump(app, -1 if key == pygame.K_PAGEUP else 1)
         elif key == pygame.K_F5:
             if app.play.state.phase != SETUP:
                 app.say("F5: the solver only places setup pieces, before the first turn")
             else:
                 app.act({"do": "setup-solve"})
-        elif key == pygame.K_t:
-            self.note = ""
-            pygame.key.start_text_input()
-            app.say("note: type, Enter to log it, Esc to drop it")
-        elif key == pygame.K_w:
-            self.write_report(app)
-        elif key == pygame.K_a:
+        elif key == pygame.K_b:
             self.help_with_phase(app)
         elif key == pygame.K_ESCAPE and self.placing is not None:
             self.placing = None
@@ -254,7 +255,7 @@ class GamePanel(Component):
         """Play the rules' next step, or end the player's phase."""
         game = app.play
         if game.state.result is not None:
-            app.say(f"the game is over: {game.state.result} (w: save the after-action report)")
+            app.say(f"the game is over: {game.state.result} (Ctrl+R: save the after-action report)")
             return
         alts = self.alternatives(app)
         action = alts[self.override] if alts and self.override < len(alts) else self.pending(app)
@@ -265,10 +266,10 @@ class GamePanel(Component):
         game = app.play
         actor = game.actor()
         if actor in (None, "auto", "any") or game.state.phase == SETUP:
-            app.say("a: the autoplayer helps in your own phases (the rules play theirs)")
+            app.say("b: the autoplayer helps in your own phases (the rules play theirs)")
             return
         if _autoplayer(game.rules.name) is None:
-            app.say(f"a: {game.rules.name} has no autoplayer")
+            app.say(f"b: {game.rules.name} has no autoplayer")
             return
         self.helping = (game.state.turn, game.state.phase)
         self.paused = False
@@ -277,7 +278,7 @@ class GamePanel(Component):
     def undo(self, app: App) -> None:
         reason = app.play.can_undo()
         if reason is not None:
-            app.say(f"undo: {reason} ([ steps back through the log instead)")
+            app.say(f"undo: {reason} (Ctrl+Left steps back through the log instead)")
             return
         self._move_in_log(app, app.play.undo, "undone")
 
@@ -412,7 +413,7 @@ class GamePanel(Component):
         phase = game.phase()
         if state.result is not None:
             lines.append((f"Game over: {state.result}", hot, True))
-            lines.append(("w: save the after-action report  ·  t: add a note", dim, False))
+            lines.append(("Ctrl+R: save the after-action report  ·  Ctrl+N: add a note", dim, False))
             return lines, clickable
         if state.phase == SETUP:
             return self._setup_lines(app)
@@ -446,7 +447,7 @@ class GamePanel(Component):
                 lines.append((f"  {describe(app, action)}", text, False))
             if len(choices) > CHOICE_ROWS:
                 lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
-            lines.append((f"drag a unit to move it · n: end the phase · a: autoplayer{more}", dim, False))
+            lines.append((f"drag a unit to move it · n: end the phase · b: autoplayer{more}", dim, False))
         if self.note is not None:
             lines.append((f"note: {self.note}_", hot, False))
         return lines, clickable

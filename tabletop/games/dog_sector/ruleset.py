@@ -501,6 +501,6 @@ def after_action_report(game: Any) -> list[str]:
         words = ", ".join(f"{n} {t}" for t, n in sorted(lost.items())) or "none"
         out.append(f"{side} losses: {words}")
     notes = [line for line in game.log_lines() if line.startswith("note: ")]
-    out += ["", "Notes:", *(notes or ["(none: press t in the window to add one)"]), "", "Log:"]
+    out += ["", "Notes:", *(notes or ["(none: Ctrl+N in the window adds one)"]), "", "Log:"]
     out += game.log_lines()
     return out
