@@ -70,12 +70,16 @@ def test_the_phase_rules_and_the_project_choices_are_shown(app: App) -> None:
 
 
 def advance_to(app: App, phase: str) -> None:
+    panel(app).confirm = None
     for _ in range(500):
         if app.play.state.phase == phase and app.play.proposal() is not None:
             return
         if app.play.state.phase == phase and phase in ("activity", "american-fire"):
             return
-        key(app, pygame.K_n)
+        if app.play.actor() == "american":
+            app.act({"do": "end-phase"})  # the player's phases, skipped
+        else:
+            key(app, pygame.K_n)
     raise AssertionError(f"never reached {phase}")
 
 
@@ -194,3 +198,27 @@ def test_no_two_parts_of_the_table_claim_the_same_key(app: App) -> None:
         for token in _keys_of(rows):
             assert token not in seen, f"{token!r} is claimed by {seen.get(token)} and {owner}"
             seen[token] = owner
+
+
+def test_n_does_not_end_an_untouched_player_phase_by_accident(app: App) -> None:
+    """Hurrying the automatic phases with n stops at the player's phase: ending it with
+    nothing done takes a second n."""
+    advance_to(app, "activity")
+    key(app, pygame.K_n)
+    assert app.play.state.phase == "activity" and "n again ends it" in app.messages[-1]
+    key(app, pygame.K_n)
+    assert app.play.state.phase == "american-fire"
+
+
+def test_the_score_line_and_the_selected_units_rules_words(app: App) -> None:
+    """The game box keeps the score (sections cleared, Table 7 rank so far, turn of N);
+    the selection box says a unit's strength and AP left (phase 5)."""
+    text = [t for t, _, _ in panel(app).box_lines(app)[0]]
+    assert text[1].startswith("sections cleared 0 of 6 (Private so far) · turn 1 of 8")
+    advance_to(app, "activity")
+    unit = next(p for p in app.state.pieces() if p.side == "american" and p.type == "infantry")
+    lines = app.play.rules.unit_lines(app.play.state, unit)  # type: ignore[attr-defined]
+    steps = "full (2 of 2 steps)" if unit.steps == 2 else "reduced (1 of 2 steps)"
+    assert f"strength: {steps}" in lines and "AP left: 4 of 4 (phase 5)" in lines
+    app.selected = unit.id
+    drawn(app)

@@ -76,6 +76,7 @@ class GamePanel(Component):
         self.note: str | None = None  # a note being typed
         self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
         self._helper: Any = None  # the autoplayer, made once
+        self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
 
     # --- what the game offers ------------------------------------------------------
@@ -260,7 +261,31 @@ class GamePanel(Component):
         alts = self.alternatives(app)
         action = alts[self.override] if alts and self.override < len(alts) else self.pending(app)
         self.override = 0
+        if action is None and self._idle_phase(app) and self.confirm != (game.state.turn, game.state.phase):
+            self.confirm = (game.state.turn, game.state.phase)
+            app.say(f"nothing done yet in {self._phase_name(app)}: n again ends it, b lets the autoplayer play it")
+            return
+        self.confirm = None
         app.act(action if action is not None else dict(END_PHASE))
+
+    def _idle_phase(self, app: App) -> bool:
+        """Whether the player to act has played nothing yet in this phase (so an n
+        pressed to hurry the automatic steps does not end it by accident)."""
+        game = app.play
+        actor = game.actor()
+        if actor in (None, "auto", "any") or game.state.phase == SETUP:
+            return False
+        for i in reversed(game.path()):
+            entry = game.entries[i]
+            if (entry.turn, entry.phase) != (game.state.turn, game.state.phase):
+                return True
+            if entry.action.get("do") != END_PHASE["do"] and entry.action.get("do") not in ("roll", "note"):
+                return False
+        return True
+
+    def _phase_name(self, app: App) -> str:
+        phase = app.play.phase()
+        return phase.name if phase is not None else app.play.state.phase
 
     def help_with_phase(self, app: App) -> None:
         game = app.play
@@ -421,6 +446,9 @@ class GamePanel(Component):
         head = f"Turn {state.turn} · {phase.name if phase else state.phase}"
         who = "the rules play it" if actor == "auto" else f"{actor} to act"
         lines.append((f"{head} · {who}{' · PAUSED' if self.paused else ''}", hot, True))
+        progress = getattr(game.rules, "status", None)  # the rules' own score line
+        if progress is not None:
+            lines.append((progress(state), hot, False))
         expanded = bool(app.overlays.get("rules-expanded"))
         rules = self._phase_rules(app)
         for line in rules[: RULE_ROWS_EXPANDED if expanded else RULE_ROWS]:

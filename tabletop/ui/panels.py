@@ -491,9 +491,16 @@ class Panels(Component):
             (f"side: {piece.side or 'none'}", theme.PANEL_TEXT, False),
             (f"hex: {app.board.label(piece.hex)}", theme.PANEL_TEXT, False),
             (f"status: {status}", theme.PANEL_TEXT, False),
-            (f"level: {piece.level}", theme.PANEL_TEXT, False),
-            (f"facing: {facing}", theme.PANEL_TEXT, False),
         ]
+        if piece.steps != 1:
+            lines.append((f"steps: {piece.steps}", theme.PANEL_TEXT, False))
+        if piece.level:
+            lines.append((f"level: {piece.level}", theme.PANEL_TEXT, False))
+        if piece.facing is not None:
+            lines.append((f"facing: {facing}", theme.PANEL_TEXT, False))
+        notes = getattr(app.play.rules, "unit_lines", None)  # the rules' own words on the unit
+        if notes is not None:
+            lines += [(line, theme.HIGHLIGHT, False) for line in notes(app.play.state, piece)]
         line_h = theme.font(TEXT).get_linesize() + 3
         room = max(1, (bottom - topright[1] - 2 * PAD) // line_h)
         self._lines_box(

@@ -456,7 +456,7 @@ def bombard(state: GameState, dice: Dice) -> list[str]:
         state.tracks[MISSES] = state.track(MISSES) + 1
         return [f"artillery on {section} at {label}: a miss ({state.track(MISSES)} of {t.misses})"]
     dice.rule("hit")
-    lines = [f"artillery on {section} at {label}: a hit on {len(units)} units"]
+    lines = [f"artillery on {section} at {label}: a hit on {len(units)} unit{'s' if len(units) != 1 else ''}"]
     for p in units:
         lines += hits.hit(state, p.id, f"artillery at {label}, phase 3")
     return lines

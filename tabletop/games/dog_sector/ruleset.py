@@ -145,6 +145,35 @@ class DogSectorRules:
         text = phase_texts().get(state.phase, {})
         return [*text.get("rules", []), *(f"project's choice: {c}" for c in text.get("choices", []))]
 
+    def status(self, state: GameState) -> str:
+        """The score line of the game box: sections cleared (Table 7), turns, landings."""
+        cleared = len(victory.sections_cleared(state))
+        last = state.track(LAST_TURN) or tables().turns
+        ashore = len(procedures.american_units(state))
+        waiting = len(state.box(tables().landing.box))
+        rank = victory.rank(cleared)
+        return (
+            f"sections cleared {cleared} of {len(tables().artillery.sections)} ({rank.rank} so far) · "
+            f"turn {state.turn} of {last} · {ashore} Americans ashore, {waiting} to land"
+        )
+
+    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
+        """The rules' words on a selected unit: strength, AP left, what it may fire at."""
+        out: list[str] = []
+        if piece.kind != "unit":
+            return out
+        full = hits.full_steps(piece)
+        if full > 1:
+            out.append(f"strength: {'reduced' if hits.is_reduced(piece) else 'full'} ({piece.steps} of {full} steps)")
+        american = _american()
+        if piece.side == AMERICAN and american is not None:
+            out.append(f"AP left: {american.ap_left(state, piece)} of {american.ap_total(piece)} (phase 5)")
+            if state.marked("fired", piece.id):
+                out.append("has fired this turn")
+        if state.marked("targeted", piece.id):
+            out.append("not to be fired at again this turn")
+        return out
+
     def describe(self, state: GameState, action: Action) -> str:
         """An action in words, with unit types and hex labels."""
         return describe_action(state, action)
