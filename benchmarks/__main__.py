@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 
-from benchmarks import frames, los, reach, traversal
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is JSON
+
+from benchmarks import frames, game, los, reach, traversal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument(
-        "--only", choices=("traversal", "los", "reach", "frames"), help="run one benchmark (default: all)"
+        "--only", choices=("traversal", "los", "reach", "frames", "game"), help="run one benchmark (default: all)"
     )
     parser.add_argument(
         "--range", type=int, default=100, help="largest vector length for traversal (default 100)"
@@ -37,6 +40,9 @@ def main() -> int:
     if args.only in (None, "frames"):
         print("frames: the table at 1600 x 1000 with 2,500 hexes and 200 counters ...", file=sys.stderr)
         result["frames"] = frames.run()
+    if args.only in (None, "game"):
+        print("game: DOG SECTOR games by the autoplayer, with and without the log's snapshots ...", file=sys.stderr)
+        result["game"] = game.run()
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
