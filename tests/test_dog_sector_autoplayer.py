@@ -65,8 +65,8 @@ def test_a_game_played_by_the_bot_replays_from_its_log() -> None:
 def test_the_bot_fights_with_heavy_bombardment() -> None:
     """Sanity, not strength: with a heavy bombardment (Table 2) the bot's fire (phase 6,
     Table 6) removes German units in every one of 5 games (an idle player removes none;
-    seeds 1-5 remove 7, 11, 6, 6 and 2 of the 24). Clearing a whole section is rarer
-    under the project's figures (8 turns, 4 AP): about one game in five."""
+    seeds 1-5 remove 9, 12, 4, 2 and 5 of the 24). Clearing a whole section is rarer
+    under the project's figures (8 turns, 4 AP): about one heavy game in six."""
     removed = []
     for seed in range(1, 6):
         game = play(seed, "heavy")

@@ -22,11 +22,17 @@ How it plays (project's choices, a sensible player rather than a strong one):
   may fire at; ranged units (sharpshooter, forward observer, bazooka, tank, dozer) to a
   hex from which they may fire at a German unit (range, section, and no firing from
   sea, draw, bluff or bluff-adjacent hexes except at an adjacent target; American
-  units blocking the line are not foreseen), and they stay once there. Tanks and
-  dozers drive through barbed wire (and dozers through tank obstacles), clearing lanes.
+  units blocking the line are not foreseen), within the Table 6 bonus range where the
+  unit has one (forward observers, tanks, dozers: 8 hexes; tanks and dozers only where
+  an MG pillbox or AT gun is in reach), and they stay once there. Tanks and dozers act
+  first and drive through barbed wire (and dozers through tank obstacles), clearing
+  lanes. No unit ends its move on the landing row when it can help it (phase 2 swamps
+  units there; the shallows are safe).
 - phase 6 (American Fire): every unit with a legal target fires at the best one: the
   best chance to hit (Table 6), then a target whose removal clears a section, then one
-  a hit removes, MG pillboxes before AT guns, panzerfausts and infantry. A shot that
+  in the section with the fewest German steps left in its trenches (to clear sections
+  rather than thin them all), then one a hit removes, MG pillboxes before AT guns,
+  panzerfausts and infantry. A shot that
   friendly fire would turn on American units is never taken: under this project's
   reading (american.yaml friendly_fire) every hit of such a shot lands on Americans.
 - other phases are automatic; asked anyway, it ends the phase.
@@ -73,6 +79,12 @@ BARRED_PENALTY = 8  # a hex barred by an obstacle: a CE team may clear it, or go
 MAX_CLEARS = 2  # obstacles a CE team clears in one phase before it moves on
 MAX_ACTIONS = 8  # actions one unit takes in one phase (a safety net)
 FAR = 10**6
+VEHICLES = frozenset({"tank", "dozer"})
+#: the only German unit types tanks and dozers may fire at (Table 6)
+HEAVY = frozenset({"mg-pillbox", "at-gun"})
+#: what ending phase 5 in a swamping hex (the landing row) costs the plan, in AP: the
+#: next turn's phase 2 swamps every unit there on a 6 (tanks and dozers on a 5 too)
+SWAMP_RISK = 6
 
 
 def assess(state: GameState) -> tuple[str, int]:
@@ -103,6 +115,8 @@ class _Board:
     row: dict[Hex, int]
     to_trench: dict[Hex, int]
     sections: Any
+    swamped: dict[Hex, bool]  # swamping may hit it (phase 2)
+    labels: dict[Hex, str]
     geometry: dict[tuple[str, Hex, str], frozenset[Hex]] = field(default_factory=dict)
 
 
@@ -127,6 +141,7 @@ def _board(board: Map) -> _Board:
         else:
             position[h] = "any"
     trenches = [h for h in hexes if board.terrain[h] == victory.TRENCH]
+    swamping = rule_tables().swamping
     made = _Board(
         board=board,
         hexes=hexes,
@@ -136,6 +151,12 @@ def _board(board: Map) -> _Board:
         row={h: grid.offset_of(h)[1] for h in hexes},
         to_trench={h: min((distance(h, t) for t in trenches), default=0) for h in hexes},
         sections=american._los_policy(board).sections(board),
+        swamped={
+            h: board.terrain[h] in swamping.terrain
+            and not any(board.terrain[n] in swamping.not_next_to for n in around[h])
+            for h in hexes
+        },
+        labels={h: board.label(h) for h in hexes},
     )
     _boards[id(board)] = made
     return made
@@ -212,13 +233,25 @@ def _extra(unit_type: str, kinds: Iterable[str]) -> int | None:
 
 
 def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
-    """The hexes a unit type wants to reach: where it could fire at a German unit."""
+    """The hexes a unit type wants to reach: where it could fire at a German unit.
+    Ranged units with a bonus range (Table 6: forward observers, tanks, dozers) want to
+    be within it; tanks and dozers only where an MG pillbox or AT gun is in reach."""
     occupied = {g.hex for g in germans}
     goals: set[Hex] = set()
     if unit_type == LEADER:  # goes with the assault: next to any German unit
         for g in germans:
             goals.update(b.around[g.hex])
-    else:
+        return frozenset(goals - occupied)
+    line = los_tables().sides[AMERICAN].units.get(unit_type)
+    bonus = line.bonus_range if line is not None else None
+    for g in germans:
+        if unit_type in VEHICLES and g.type not in HEAVY:
+            continue
+        hexes = _firing_hexes(b, unit_type, g)
+        if bonus is not None:
+            hexes = frozenset(h for h in hexes if distance(h, g.hex) <= bonus)
+        goals |= hexes
+    if not goals and bonus is not None:  # nothing within the bonus range: any firing hex
         for g in germans:
             goals |= _firing_hexes(b, unit_type, g)
     return frozenset(goals - occupied)
@@ -307,7 +340,9 @@ class AmericanAutoplayer:
         if self._plan is None or self._plan.key != key:
             b = _board(state.board)
             units = [p for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN]
-            units.sort(key=lambda p: (b.to_trench.get(p.hex, FAR), state.board.label(p.hex), p.id))
+            units.sort(
+                key=lambda p: (p.type not in VEHICLES, b.to_trench.get(p.hex, FAR), b.labels[p.hex], p.id)
+            )
             self._plan = _PhasePlan(key, [p.id for p in units])
         return self._plan
 
@@ -419,20 +454,24 @@ class AmericanAutoplayer:
 
     def _advance(self, state: GameState, b: _Board, unit: Piece, dist: dict[Hex, int],
                  obstacles: dict[Hex, frozenset[str]]) -> Action | None:  # fmt: skip
-        """Move to the reachable hex nearest a useful position, if that is progress."""
-        here = dist.get(unit.hex, FAR)
-        if here == 0:
-            return None  # in position: stay
-        reach = american.unit_reach(state, unit)
+        """Move to the reachable hex nearest a useful position, counting what ending the
+        phase there risks (``_risk``); stay if no hex beats this one."""
         mine = american.tables().mine_marker
+        if dist.get(unit.hex, FAR) == 0:
+            return None  # in position: stay
+        here = dist.get(unit.hex, FAR) + _risk(b, unit, unit.hex)
+        reach = american.unit_reach(state, unit)
         best: tuple[Any, ...] | None = None
         for h, cost in reach.costs.items():
             if h == unit.hex:
                 continue
             value = dist.get(h, FAR)
+            if value >= FAR:
+                continue
             if mine in obstacles.get(h, ()):
                 value += MINE_PENALTY
-            key = (value, cost, b.board.label(h))
+            value += _risk(b, unit, h)
+            key = (value, cost, b.labels[h])
             if best is None or key < best:
                 best = key
         if best is None or best[0] >= here:
@@ -469,12 +508,33 @@ class AmericanAutoplayer:
             kills = g.type != "infantry" or g.steps <= 1
             clears = kills and _last_in_section(state, b, g, germans)
             order = TARGET_ORDER.index(g.type) if g.type in TARGET_ORDER else len(TARGET_ORDER)
-            key = (need, not clears, not kills, order, g.id)
+            key = (need, not clears, _section_left(b, g, germans), not kills, order, g.id)
             if best is None or key < best:
                 best = key
         if best is None:
             return None
         return {"do": "fire", "unit": unit.id, "target": best[-1]}
+
+
+def _risk(b: _Board, unit: Piece, h: Hex) -> int:
+    """What ending phase 5 in ``h`` risks for ``unit`` in the next turn, in AP: only
+    swamping is counted (phase 2 hits the landing row, not the shallows), as a penalty
+    that sends units off the landing row at once rather than along it. (The artillery
+    and German fire of rows 3-7 were tried as penalties too; they slowed the crossing
+    and cost more than they saved.)"""
+    if not b.swamped[h]:
+        return 0
+    return SWAMP_RISK * (2 if unit.type in VEHICLES else 1)
+
+
+def _section_left(b: _Board, target: Piece, germans: list[Piece]) -> int:
+    """The steps of German units left in the trench hexes of ``target``'s section (fire
+    goes first where fewest are left, to clear sections rather than thin them all)."""
+    sections = b.sections.of_hex.get(target.hex, frozenset())
+    return sum(
+        g.steps for g in germans
+        if b.board.terrain[g.hex] == victory.TRENCH and b.sections.of_hex.get(g.hex, frozenset()) & sections
+    )  # fmt: skip
 
 
 def _last_in_section(state: GameState, b: _Board, target: Piece, germans: list[Piece]) -> bool:

@@ -411,10 +411,20 @@ def swamp_check(state: GameState, hex: Hex, dice: Dice) -> list[str]:
 # ----------------------------------------------------------------- phase 3: artillery
 
 
+_trench_distances: dict[int, tuple[Map, dict[Hex, int]]] = {}
+
+
 def trench_distance(board: Map, h: Hex) -> int:
-    """Hexes from ``h`` to the nearest trench hex of the map (rules.yaml closest_to)."""
-    kinds = tables().artillery.closest_to
-    return min(distance(h, t) for t, k in board.terrain.items() if k in kinds)
+    """Hexes from ``h`` to the nearest trench hex of the map (rules.yaml closest_to),
+    remembered per map (phase 3 asks it for every candidate hex of every roll)."""
+    cached = _trench_distances.get(id(board))
+    if cached is None or cached[0] is not board:
+        cached = _trench_distances[id(board)] = (board, {})
+    found = cached[1].get(h)
+    if found is None:
+        kinds = tables().artillery.closest_to
+        found = cached[1][h] = min(distance(h, t) for t, k in board.terrain.items() if k in kinds)
+    return found
 
 
 def artillery_candidates(state: GameState, section: str | None = None) -> list[Hex]:
