@@ -121,17 +121,18 @@ def test_a_move_spends_ap_by_terrain_and_is_tracked() -> None:
     lines = play(s, {"do": "move", "unit": "i1", "to": "1005"})
     assert where(s, "i1") == "1005"
     assert spent(s, "i1") == 3  # sea 1004 (2) + beach 1005 (1)
-    assert "3 AP, 1 left" in lines[0]
-    play(s, {"do": "move", "unit": "i1", "to": "1006"})
-    assert spent(s, "i1") == 4
-    why = refused(s, {"do": "move", "unit": "i1", "to": "1007"})
-    assert "0 AP left of 4" in why
+    assert "3 AP, 3 left" in lines[0]  # 6 AP a unit (movement.yaml, project's choice)
+    play(s, {"do": "move", "unit": "i1", "to": "1008"})
+    assert spent(s, "i1") == 6
+    why = refused(s, {"do": "move", "unit": "i1", "to": "1009"})
+    assert "0 AP left of 6" in why
 
 
 def test_a_move_beyond_the_ap_left_is_refused_with_the_cost() -> None:
     """Phase 5: AP accounting, a hex two sea hexes and three beach hexes away costs 5."""
     s = game()
     put(s, "i1", "infantry", "1003")
+    s.tracks["ap-spent:i1"] = 2
     why = refused(s, {"do": "move", "unit": "i1", "to": "1007"})
     assert "needs 5 AP" in why and "4 left" in why
 
@@ -354,7 +355,7 @@ def test_a_clear_needs_a_live_obstacle_and_the_ap() -> None:
     marker(s, "c1", "cleared", "1005")
     assert "no obstacle" in refused(s, {"do": "clear", "unit": "ce", "hex": "1005"})
     marker(s, "o2", "land-mine", "1104")
-    s.tracks["ap-spent:ce"] = 4
+    s.tracks["ap-spent:ce"] = 6
     assert "0 AP left" in refused(s, {"do": "clear", "unit": "ce", "hex": "1104"})
 
 

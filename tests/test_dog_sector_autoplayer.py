@@ -16,6 +16,7 @@ from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.games import AUTOPLAYERS, autoplayer, autoplayer_module, ruleset
 from tabletop.games.dog_sector import autoplayer as bot_module
+from tabletop.games.dog_sector import victory
 from tabletop.games.dog_sector.autoplayer import AmericanAutoplayer, assess
 
 
@@ -37,7 +38,7 @@ def play(seed: int, bombardment: str = "heavy", *, history: bool = False) -> Gam
 @pytest.mark.parametrize("bombardment", ["light", "moderate", "heavy"])
 def test_the_bot_plays_whole_games_with_legal_actions_only(bombardment: str) -> None:
     """Phases 5 and 6 at every Table 2 bombardment level: two games each, start to
-    finish (turn 8 or no American left), no action refused."""
+    finish (the last turn or no American left), no action refused."""
     for seed in (1, 2):
         game = play(seed, bombardment)
         assert game.state.result is not None
@@ -65,15 +66,16 @@ def test_a_game_played_by_the_bot_replays_from_its_log() -> None:
 def test_the_bot_fights_with_heavy_bombardment() -> None:
     """Sanity, not strength: with a heavy bombardment (Table 2) the bot's fire (phase 6,
     Table 6) removes German units in every one of 5 games (an idle player removes none;
-    seeds 1-5 remove 9, 12, 4, 2 and 5 of the 24). Clearing a whole section is rarer
-    under the project's figures (8 turns, 4 AP): about one heavy game in six."""
-    removed = []
+    seeds 1-5 remove 19, 15, 15, 13 and 10 of the 24) and clears trench sections
+    (Table 7) in most of them (3, 2, 2, 0, 0)."""
+    removed, cleared = [], []
     for seed in range(1, 6):
         game = play(seed, "heavy")
         germans = [p for p in game.state.map.pieces() if p.kind == "unit" and p.side == "german"]
         removed.append(24 - len(germans))
-    assert min(removed) >= 1, removed
-    assert sum(removed) >= 15, removed
+        cleared.append(len(victory.sections_cleared(game.state)))
+    assert min(removed) >= 5 and sum(removed) >= 45, removed
+    assert sum(1 for c in cleared if c) >= 3, cleared
 
 
 def test_in_other_phases_the_bot_ends_the_phase() -> None:

@@ -203,11 +203,11 @@ def test_artillery_targets_sea_or_beach_hexes_away_from_the_bluffs_closest_to_th
 
 
 def test_an_artillery_hit_hits_every_unit_in_the_hex() -> None:
-    """Phase 3: section roll, then a hit on 4-6 (project's choice) hits each unit."""
+    """Phase 3: section roll, then a hit on 5-6 (project's choice) hits each unit."""
     s = fresh("artillery")
     put(s, "A1", "infantry", "0405")
     put(s, "A2", "tank", "0405")
-    lines = procedures.bombard(s, Dice(0, script=[1, 4]))
+    lines = procedures.bombard(s, Dice(0, script=[1, 5]))
     assert lines[0] == "artillery on section-1 at 0405: a hit on 2 units"
     assert s.map.piece("A1").steps == 1 and s.map.piece("A2").has("immobilized")
     assert s.track("misses") == 0
@@ -217,7 +217,7 @@ def test_an_artillery_miss_and_an_empty_section_count_as_misses() -> None:
     """Phase 3: a miss, or no eligible hex in the section, adds to the misses."""
     s = fresh("artillery")
     put(s, "A1", "infantry", "0405")
-    procedures.bombard(s, Dice(0, script=[1, 3]))
+    procedures.bombard(s, Dice(0, script=[1, 4]))
     assert s.track("misses") == 1
     dice = Dice(0, script=[6])
     procedures.bombard(s, dice)
@@ -358,14 +358,14 @@ def test_a_german_unit_off_the_trench_hexes_does_not_hold_its_section() -> None:
 
 
 def test_the_game_ends_after_phase_7_of_the_last_turn() -> None:
-    """Project's choice: 8 turns; the result is the Table 7 rank."""
-    s = fresh("american-fire", turn=8)
+    """Project's choice: 12 turns; the result is the Table 7 rank."""
+    s = fresh("american-fire", turn=12)
     garrison(s, range(4, 7))
     put(s, "A1", "infantry", "0405")
     game = Game(DogSectorRules(), s, 0)
     game.play(END_PHASE)
     assert game.state.result == (
-        "Sergeant Major (3 of 6 trench sections cleared): a fair day's work on the bluffs; turn 8 of 8 ended"
+        "Sergeant Major (3 of 6 trench sections cleared): a fair day's work on the bluffs; turn 12 of 12 ended"
     )
 
 

@@ -116,11 +116,11 @@ def test_sea_and_bluff_hexes_cost_two_ap(terrain: str) -> None:
     assert ends(state, result)["0405"] == 1
 
 
-def test_an_infantry_unit_has_four_ap_by_the_projects_default() -> None:
-    # DOG SECTOR phase 5 gives no AP per unit: movement.yaml's project default is 4.
+def test_an_infantry_unit_has_six_ap_by_the_projects_default() -> None:
+    # DOG SECTOR phase 5 gives no AP per unit: movement.yaml's project default is 6.
     state = corridor()
     result = move(state, unit(state, "inf", "0101"))
-    assert ends(state, result) == {"0101": 0, "0102": 1, "0103": 2, "0104": 3, "0105": 4}
+    assert ends(state, result) == {"0101": 0, "0102": 1, "0103": 2, "0104": 3, "0105": 4, "0106": 5, "0107": 6}
 
 
 def test_a_budget_given_by_the_caller_replaces_the_default() -> None:
@@ -215,7 +215,7 @@ def test_a_stack_that_is_not_pinned_down_can_be_passed_through() -> None:
     state = corridor()
     unit(state, "bz", "0102", kind="bazooka")
     unit(state, "ce", "0102", kind="ce-team")
-    result = move(state, unit(state, "inf", "0101"))
+    result = move(state, unit(state, "inf", "0101"), budget=4)
     assert set(ends(state, result)) == {"0101", "0102", "0103", "0104", "0105"}
 
 
@@ -355,8 +355,8 @@ def test_a_unit_landed_on_the_shipped_map_wades_ashore_through_the_registry() ->
     mover = unit(state, "inf", "1003")
     result = plan_move(state, move_policy(state), mover)
     got = ends(state, result)
-    assert (got["1004"], got["1005"], got["1006"]) == (2, 3, 4)
-    assert "1007" not in got
+    assert (got["1004"], got["1005"], got["1006"], got["1007"], got["1008"]) == (2, 3, 4, 5, 6)
+    assert "1009" not in got  # bluff: 2 AP more
     assert not result.stops
 
 
@@ -368,8 +368,8 @@ def test_a_land_mine_on_the_shipped_map_is_a_stop_in_the_must_stop_overlay() -> 
     assert must_stop_overlay(state, move_policy(state), mover) == {state.board.hex_of("1005"): LAND_MINE}
     result = plan_move(state, move_policy(state), mover)
     assert result.stops == {state.board.hex_of("1005"): LAND_MINE}
-    # without the mine 1006 is 4 AP away straight inland; around the mine it is 5
-    assert "1006" not in ends(state, result)
+    # the mine hex ends the move there: 1006 is reached around it (5 AP), not through it
+    assert ends(state, result)["1006"] == 5
 
 
 def test_an_american_stack_on_the_shipped_landing_row_takes_any_number_of_units() -> None:

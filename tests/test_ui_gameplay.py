@@ -214,11 +214,11 @@ def test_the_score_line_and_the_selected_units_rules_words(app: App) -> None:
     """The game box keeps the score (sections cleared, Table 7 rank so far, turn of N);
     the selection box says a unit's strength and AP left (phase 5)."""
     text = [t for t, _, _ in panel(app).box_lines(app)[0]]
-    assert text[1].startswith("sections cleared 0 of 6 (Private so far) · turn 1 of 8")
+    assert text[1].startswith("sections cleared 0 of 6 (Private so far) · turn 1 of 12")
     advance_to(app, "activity")
     unit = next(p for p in app.state.pieces() if p.side == "american" and p.type == "infantry")
     lines = app.play.rules.unit_lines(app.play.state, unit)  # type: ignore[attr-defined]
     steps = "full (2 of 2 steps)" if unit.steps == 2 else "reduced (1 of 2 steps)"
-    assert f"strength: {steps}" in lines and "AP left: 4 of 4 (phase 5)" in lines
+    assert f"strength: {steps}" in lines and "AP left: 6 of 6 (phase 5)" in lines
     app.selected = unit.id
     drawn(app)
