@@ -11,6 +11,7 @@ step about to be played and Enter plays the one shown instead, logged as an over
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pygame
@@ -350,7 +351,7 @@ class GamePanel(Component):
         report = getattr(app.play.rules, "report", None)
         lines = report(app.play) if report is not None else default_report(app)
         folder = (app.save_path or savefile.autosave_path(app.source or "game")).parent
-        path = folder / f"{(app.source or 'game').replace('/', '-')}-report.txt"
+        path = folder / f"{Path(app.source or 'game').stem}-report.txt"
         from tabletop.atomicfile import write_atomic
 
         try:
