@@ -79,6 +79,7 @@ class GamePanel(Component):
         self._helper: Any = None  # the autoplayer, made once
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
+        self._choices: tuple[tuple[object, ...], list[Action]] | None = None
 
     # --- what the game offers ------------------------------------------------------
 
@@ -117,7 +118,15 @@ class GamePanel(Component):
         return choice
 
     def unit_choices(self, app: App) -> list[Action]:
-        """The player's legal actions for the selected unit (all of them if none selected)."""
+        """The player's legal actions for the selected unit (all of them if none selected),
+        worked out once per position and selection (the box is drawn every frame)."""
+        game = app.play
+        key = (id(game.state), game.state.map.version, game.head, len(game.entries), app.selected)
+        if self._choices is None or self._choices[0] != key:
+            self._choices = (key, self._unit_choices(app))
+        return self._choices[1]
+
+    def _unit_choices(self, app: App) -> list[Action]:
         game = app.play
         actor = game.actor()
         if actor in (None, "auto") or game.state.phase == SETUP:
