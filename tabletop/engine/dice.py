@@ -70,6 +70,11 @@ class Dice:
         self.scripted_used = 0  # faces taken from the script so far
         self.log: list[Roll] = []
 
+    @property
+    def script_left(self) -> list[int]:
+        """The scripted faces not used yet (a game carries them to its next action)."""
+        return list(self._script)
+
     def roll(self, n: int, sides: int, purpose: str = "") -> tuple[int, ...]:
         """Roll ``n`` dice of ``sides`` faces; logs them as ``purpose`` (default "nDs").
 

@@ -162,13 +162,13 @@ class Game:
         self.head = -1
         self.history = history  # keep a snapshot per entry (fast undo); else replay
         self._snapshots: dict[int, JsonDict] = {-1: self.initial}
-        self._script = list(dice._script) if dice is not None else []
+        self._script = dice.script_left if dice is not None else []
         self.on_phase_end = on_phase_end  # the autosave hook
 
     # -- the turn machine -------------------------------------------------------------
 
     def phase(self) -> Phase | None:
-        """The current phase, None during setup or after the game."""
+        """The current phase of the sequence; None during setup."""
         for p in self.rules.sequence:
             if p.key == self.state.phase:
                 return p
@@ -240,7 +240,7 @@ class Game:
         except Exception:
             self.state = self._state_at(self.head)  # nothing half-done survives
             raise
-        self._script = list(dice._script)
+        self._script = dice.script_left
         entry.script = _scripted_faces(dice)
         entry.rolls = list(dice.log)
         entry.turn, entry.phase = self.state.turn, self.state.phase
