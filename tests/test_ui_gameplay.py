@@ -159,6 +159,8 @@ def test_the_friendly_fire_ring_shows_before_firing(app: App) -> None:
 
 
 def test_the_after_action_report_is_saved(app: App, tmp_path: Path) -> None:
+    """Table 7's rank, the player's notes (written after the end too) and the log."""
+    app.play.state.result = "Private (0 of 6 trench sections cleared)"  # as if over
     app.act({"do": "note", "text": "the wire held at 0605"})
     key(app, pygame.K_r, mod=pygame.KMOD_CTRL)
     report = tmp_path / "dog-sector-report.txt"

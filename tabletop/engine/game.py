@@ -191,11 +191,13 @@ class Game:
         return [] if self.state.result is not None else self.rules.choices(self.state, side)
 
     def refusal(self, action: Action) -> str | None:
-        if self.state.result is not None:
-            return f"the game is over: {self.state.result}"
         if not isinstance(action, dict) or not isinstance(action.get("do"), str):
             return f"an action is a mapping with a `do` word, not {action!r}"
-        if action.get("edit") or action["do"] in TABLE_ACTIONS:
+        if action["do"] in TABLE_ACTIONS:  # notes and rolls, after the game too
+            return generic_refusal(self.state, action)
+        if self.state.result is not None:
+            return f"the game is over: {self.state.result}"
+        if action.get("edit"):
             return generic_refusal(self.state, action)
         if self.state.phase == SETUP:
             return self._setup_refusal(action)

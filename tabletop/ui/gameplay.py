@@ -476,6 +476,14 @@ class GamePanel(Component):
         elif self.bot_for(app) is not None:
             lines.append((f"the autoplayer plays for {actor} · p: {'resume' if self.paused else 'pause'}", dim, False))
         elif actor not in (None, "auto"):
+            danger = self._danger(app)
+            if danger:
+                target, hexes = danger
+                where = ", ".join(app.board.label(h) for h in hexes[:6]) + (" ..." if len(hexes) > 6 else "")
+                lines.append((
+                    f"friendly fire: a hit on {app.board.label(target)} strikes one of {len(hexes)} "
+                    f"American hexes instead (orange: {where})", DANGER, True,
+                ))  # fmt: skip
             choices = self.unit_choices(app)
             who_for = f"for {app.selected}" if app.selected else "(select a unit to narrow)"
             if choices:

@@ -189,6 +189,8 @@ class DogSectorRules:
             return []
         if firer.side != AMERICAN or target.side == AMERICAN or firer.kind != "unit":
             return []
+        if state.marked("fired", firer_id):
+            return []  # it has fired this turn: no shot to warn about
         found: list[Hex] = american.friendly_fire_hexes(state, firer_id, target_id)
         return found
 
