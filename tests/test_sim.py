@@ -96,3 +96,18 @@ def test_cli_sim_errors_are_one_line_exit_2(
     code = main(argv)
     _, err = capsys.readouterr()
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"random-german-placement": True, "limited-reinforcements": True}],
+    ids=["default", "optional-rules"],
+)
+def test_soak_a_few_seeds_from_setup_to_victory_level(options: dict[str, object]) -> None:
+    """The CI-sized soak (the note gives the 1,000-seed run): every game of every
+    bombardment level (Table 2) runs from setup to a Table 7 rank without an exception,
+    with the optional rules too."""
+    report = sim.simulate("dog-sector", 4, 100, options, by="bombardment")
+    assert report["failed"] == []
+    for group in report["groups"]:
+        assert group["played"] == 4 and sum(group["ranks"].values()) == 4
