@@ -80,6 +80,7 @@ class GamePanel(Component):
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
+        self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
 
     # --- what the game offers ------------------------------------------------------
 
@@ -388,13 +389,27 @@ class GamePanel(Component):
     # --- drawing --------------------------------------------------------------------
 
     def draw_over(self, surface: pygame.Surface, app: App) -> None:
-        """Setup: shade where the picked piece may go. Fire: the friendly-fire danger."""
+        """Setup: outline where the picked piece may go. Fire: the friendly-fire danger."""
+        for h in self._zone(app):
+            self._ring(surface, app, h, theme.HIGHLIGHT, 2)
         danger = self._danger(app)
         if danger:
             target, hexes = danger
             for h in hexes:
                 self._ring(surface, app, h, DANGER, 4)
             self._ring(surface, app, target, theme.HIGHLIGHT, 3)
+
+    def _zone(self, app: App) -> list[Hex]:
+        """The hexes of the picked setup piece's zone (made once per pick)."""
+        problem = app.play.setup
+        if self.placing is None or problem is None or app.play.state.phase != SETUP:
+            return []
+        key = (self.placing, app.state.version)
+        if self._zone_cache is None or self._zone_cache[0] != key:
+            placement = next((p for p in problem.placements if self.placing in p.ids), None)
+            hexes = placement.zone.hexes(app.state) if placement is not None else []
+            self._zone_cache = (key, hexes)
+        return self._zone_cache[1]
 
     def _danger(self, app: App) -> tuple[Hex, list[Hex]] | None:
         friendly = getattr(app.play.rules, "friendly_fire", None)
@@ -508,7 +523,7 @@ class GamePanel(Component):
             reason = game.refusal(dict(END_PHASE))
             lines.append((reason or "every piece is placed: n begins turn 1", text, False))
             return lines, clickable
-        lines.append((f"{len(left)} pieces to place: click one, then a hex (F5: the solver places them)", dim, False))
+        lines.append((f"{len(left)} pieces to place: click one, then an outlined hex (F5: the solver places them)", dim, False))
         groups: dict[str, list[str]] = {}
         for piece in left:
             groups.setdefault(f"{piece.side or ''} {piece.type}".strip(), []).append(piece.id)
