@@ -78,7 +78,6 @@ class GamePanel(Component):
         self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
         self._helper: Any = None  # the autoplayer, made once
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
-        self._fonts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
 
@@ -440,7 +439,7 @@ class GamePanel(Component):
         self.box = rect
         for i, (text, colour, bold) in enumerate(lines):
             y = rect.y + PAD + i * line_h
-            img = self._text(_fit(text, w - 2 * PAD, bold), colour, bold)
+            img = theme.text(theme.fit(text, w - 2 * PAD, TEXT, bold), TEXT, colour, bold)
             surface.blit(img, (rect.x + PAD, y))
             if i in clickable:
                 row = pygame.Rect(rect.x + 2, y - 1, w - 4, line_h)
@@ -541,15 +540,6 @@ class GamePanel(Component):
         lines: Sequence[str] = rules(app.play.state)
         return lines
 
-    def _text(self, text: str, colour: tuple[int, ...], bold: bool) -> pygame.Surface:
-        key = (text, TEXT, tuple(colour), bold)
-        img = self._fonts.get(key)
-        if img is None:
-            if len(self._fonts) > 1000:
-                self._fonts.clear()
-            img = self._fonts[key] = theme.font(TEXT, bold).render(text, True, colour)
-        return img
-
 
 def _autoplayer(rules: str) -> Any:
     """The rule system's autoplayer (a Bot), or None if it has none."""
@@ -564,15 +554,6 @@ def _autoplayer(rules: str) -> Any:
 def _same_step(a: Action, b: Action) -> bool:
     """Two choices for the same automatic step: same kind of action by the same unit."""
     return a.get("do") == b.get("do") and a.get("unit") == b.get("unit")
-
-
-def _fit(text: str, width: int, bold: bool) -> str:
-    font = theme.font(TEXT, bold)
-    if font.size(text)[0] <= width:
-        return text
-    while text and font.size(text + "...")[0] > width:
-        text = text[:-1]
-    return text + "..."
 
 
 def default_report(app: App) -> list[str]:

@@ -93,8 +93,6 @@ class Panels(Component):
         self.status = ""  # the status line as last drawn
         self.help_rows: list[tuple[str, str]] = []  # the shortcuts the help overlay last listed
         self.boxes: dict[str, pygame.Rect] = {}  # box name -> where it was last drawn
-        self._texts: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
-        self._fits: dict[tuple[str, int, bool, int], str] = {}
         self._backgrounds: dict[tuple[int, int], pygame.Surface] = {}
         self._minimap: tuple[int, pygame.Surface, float] | None = None
         self._help: tuple[tuple[object, ...], pygame.Surface, pygame.Surface] | None = None
@@ -231,34 +229,11 @@ class Panels(Component):
     def _text(
         self, text: str, size: int = TEXT, colour: tuple[int, ...] = theme.PANEL_TEXT, bold: bool = False
     ) -> pygame.Surface:
-        key = (text, size, tuple(colour), bold)
-        img = self._texts.get(key)
-        if img is None:
-            if len(self._texts) > 2000:
-                self._texts.clear()
-            img = self._texts[key] = theme.font(size, bold).render(text, True, colour)
-        return img
+        return theme.text(text, size, colour, bold)
 
     def _fit(self, text: str, width: int, size: int = TEXT, bold: bool = False) -> str:
         """``text``, cut with an ellipsis to fit ``width`` pixels."""
-        key = (text, size, bold, width)
-        fitted = self._fits.get(key)
-        if fitted is None:
-            font = theme.font(size, bold)
-            fitted = text
-            if font.size(text)[0] > width:
-                lo, hi = 0, len(text)
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if font.size(text[:mid].rstrip() + "…")[0] <= width:
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                fitted = text[:lo].rstrip() + "…"
-            if len(self._fits) > 2000:
-                self._fits.clear()
-            self._fits[key] = fitted
-        return fitted
+        return theme.fit(text, width, size, bold)
 
     def _background(self, surface: pygame.Surface, rect: pygame.Rect, name: str) -> None:
         bg = self._backgrounds.get(rect.size)

@@ -67,3 +67,40 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     f = pygame.font.Font(None, max(6, size))
     f.set_bold(bold)
     return f
+
+
+_TEXTS: dict[tuple[str, int, tuple[int, ...], bool], pygame.Surface] = {}
+_FITS: dict[tuple[str, int, bool, int], str] = {}
+
+
+def text(words: str, size: int, colour: tuple[int, ...], bold: bool = False) -> pygame.Surface:
+    """``words`` rendered, cached: panels redraw the same lines every frame."""
+    key = (words, size, tuple(colour), bold)
+    img = _TEXTS.get(key)
+    if img is None:
+        if len(_TEXTS) > 3000:
+            _TEXTS.clear()
+        img = _TEXTS[key] = font(size, bold).render(words, True, colour)
+    return img
+
+
+def fit(words: str, width: int, size: int, bold: bool = False) -> str:
+    """``words``, cut with an ellipsis to fit ``width`` pixels (cached)."""
+    key = (words, size, bold, width)
+    fitted = _FITS.get(key)
+    if fitted is None:
+        f = font(size, bold)
+        fitted = words
+        if f.size(words)[0] > width:
+            lo, hi = 0, len(words)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if f.size(words[:mid].rstrip() + "…")[0] <= width:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            fitted = words[:lo].rstrip() + "…"
+        if len(_FITS) > 3000:
+            _FITS.clear()
+        _FITS[key] = fitted
+    return fitted
