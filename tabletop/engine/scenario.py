@@ -277,14 +277,7 @@ def _piece(
     if not isinstance(item, LineDict):
         fail(line, f'each of `{block}` must be a mapping like {{id: A1, type: infantry, hex: "0503"}}')
         return None
-    ok = True
-    for key in item:
-        if key not in keys:
-            fail(
-                item.key_lines.get(key, line),
-                f"unknown key {key!r} in a {what}; a {what} takes: {', '.join(keys)}",
-            )
-            ok = False
+    ok = _unknown_keys(item, line, keys, f"a {what}", fail)
     kind = item.get("type")
     if not isinstance(kind, str) or not WORD.match(kind):
         fail(line, f"a {what} needs `type:` (a word such as infantry or smoke)")
