@@ -31,6 +31,46 @@ def _play(seed: int, history: bool) -> tuple[Any, float, float]:
     return game, time.perf_counter() - start, setup
 
 
+def _frame_seconds(app: Any, surface: Any, frames: int = 60) -> float:
+    app.draw(surface)
+    start = time.perf_counter()
+    for _ in range(frames):
+        app.update(1 / 60)
+        app.draw(surface)
+    return (time.perf_counter() - start) / frames
+
+
+def frames() -> dict[str, object]:
+    """Frame time of the DOG SECTOR table in the player's phases (the game box lists the
+    choices, the selection box the unit's AP, the friendly-fire ring) against the same
+    map and pieces in free play, measured in the same run."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from tabletop.ui.table import open_table
+
+    pygame.init()
+    surface = pygame.Surface((1280, 800))
+    app = open_table("dog-sector", size=(1280, 800), seed=3)
+    app.components[0].paused = True
+    while app.play.state.phase != "activity":
+        app.act(app.play.proposal())
+    free = open_table("dog-sector", rules="free", size=(1280, 800), seed=3)
+    base = _frame_seconds(free, surface)
+    app.selected = next(p.id for p in app.state.pieces() if p.side == "american")
+    activity = _frame_seconds(app, surface)
+    app.act({"do": "end-phase"})
+    app.hover = next(p.hex for p in app.state.pieces() if p.side == "german")
+    fire = _frame_seconds(app, surface)
+    return {
+        "free_play_fps": round(1 / base),
+        "phase_5_vs_free_play": round(activity / base, 2),
+        "phase_6_hover_vs_free_play": round(fire / base, 2),
+    }
+
+
 def run(games: int = 5) -> dict[str, object]:
     plain = snap = replay = save = setup = 0.0
     actions = size = 0
@@ -56,4 +96,5 @@ def run(games: int = 5) -> dict[str, object]:
         "save_json_vs_plain": round(save / plain, 3),
         "setup_vs_plain": round(setup / plain, 3),
         "save_kib_per_game": round(size / games / 1024, 1),
+        "frames": frames(),
     }
