@@ -381,7 +381,7 @@ setup:
         ("constraints:\n  - {every: sektion, pieces: {type: infantry}, min: 1}\n", 9,
          "unknown region kind 'sektion'; map 'Dog sector beach' has region kinds: landing-row, obstacle-row, section"),
         ("constraints:\n  - {every: section, pieces: {type: panzer}, min: 1}\n", 9,
-         "unknown unit type or marker 'panzer'; DOG SECTOR counters have: at-gun"),
+         "unknown unit type or marker 'panzer'; did you mean 'panzerfaust'? DOG SECTOR counters have: at-gun"),
         ("constraints:\n  - {every: section, pieces: {type: infantry}, min: 3, max: 1}\n", 9,
          "min 3 is more than max 1; make min <= max"),
         ("constraints:\n  - {total: {regions: [beachhead]}, pieces: {type: infantry}, max: 1}\n", 9,

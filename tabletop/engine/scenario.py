@@ -11,6 +11,7 @@ A scenario names its map by bare name only, looked up beside the scenario, in a 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -392,7 +393,9 @@ class _Names:
         if isinstance(value, str) and value in known:
             return True
         listed = ", ".join(known) or "none"
-        self.fail(line, f"unknown {what} {value!r}; {fix or 'use one of'}: {listed}")
+        close = difflib.get_close_matches(str(value), known, n=1)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        self.fail(line, f"unknown {what} {value!r}; {guess}{fix or 'use one of'}: {listed}")
         return False
 
     def terrain(self, line: int | None, value: Any) -> bool:
