@@ -379,7 +379,7 @@ setup:
     ("extra", "line", "words"),
     [
         ("constraints:\n  - {every: sektion, pieces: {type: infantry}, min: 1}\n", 9,
-         "unknown region kind 'sektion'; map 'Dog sector beach' has region kinds: landing-row, obstacle-row, section"),
+         "unknown region kind 'sektion'; did you mean 'section'? map 'Dog sector beach' has region kinds: landing-row, obstacle-row, section"),
         ("constraints:\n  - {every: section, pieces: {type: panzer}, min: 1}\n", 9,
          "unknown unit type or marker 'panzer'; did you mean 'panzerfaust'? DOG SECTOR counters have: at-gun"),
         ("constraints:\n  - {every: section, pieces: {type: infantry}, min: 3, max: 1}\n", 9,
