@@ -224,3 +224,35 @@ def test_the_score_line_and_the_selected_units_rules_words(app: App) -> None:
     assert f"strength: {steps}" in lines and "AP left: 6 of 6 (phase 5)" in lines
     app.selected = unit.id
     drawn(app)
+
+
+def typed(app: App, words: str) -> None:
+    app.handle(pygame.event.Event(pygame.TEXTINPUT, text=words))
+    key(app, pygame.K_RETURN)
+
+
+def test_dice_rolled_by_hand_are_used_logged_and_replayed(app: App) -> None:
+    """The player aid's way: roll real dice. Ctrl+D queues the faces; the next roll
+    (a phase 2 swamping check) uses them, the log keeps them, the replay repeats them."""
+    advance_to(app, "swamp")
+    assert app.play.proposal()["do"] == "swamp-check"  # type: ignore[index]
+    key(app, pygame.K_d, mod=pygame.KMOD_CTRL)
+    typed(app, "6")
+    assert app.play.hand_dice == [6]
+    key(app, pygame.K_n)
+    entry = app.play.entries[-1]
+    assert entry.rolls[0].result == (6,) and entry.script == [6] and "all units swamped" in entry.rolls[0].outcome
+    assert app.play.replay().to_json() == app.play.state.to_json()
+
+
+def test_a_hand_rolled_face_the_die_lacks_is_refused_and_dropped(app: App) -> None:
+    advance_to(app, "swamp")
+    before = app.play.state.to_json()
+    key(app, pygame.K_d, mod=pygame.KMOD_CTRL)
+    typed(app, "9")
+    key(app, pygame.K_n)
+    assert "not a face of a 6-sided die" in app.messages[-1] and app.play.hand_dice == []
+    assert app.play.state.to_json() == before
+    key(app, pygame.K_d, mod=pygame.KMOD_CTRL)
+    typed(app, "five")
+    assert "nothing queued" in app.messages[-1]

@@ -52,6 +52,10 @@ class Roll(NamedTuple):
         return f"{self.purpose}: rolled {shown}{tail}"
 
 
+class ScriptError(ValueError):
+    """A scripted (hand-rolled) face that the die being rolled does not have."""
+
+
 def _check_count(n: Any, what: str, least: int) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < least:
         raise ValueError(f"{what} must be a whole number of at least {least}, not {n!r}")
@@ -133,7 +137,7 @@ class Dice:
         if self._script:
             face = self._script.pop(0)
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
-                raise ValueError(f"scripted roll {face!r} is not a face of a {sides}-sided die")
+                raise ScriptError(f"scripted roll {face!r} is not a face of a {sides}-sided die")
             self.scripted_used += 1
             return face
         return self._stream(sides)

@@ -29,7 +29,7 @@ from tabletop.hexgrid import LabelError
 
 from . import setup
 from .actions import END_PHASE, TABLE_ACTIONS, Action, generic_apply, generic_refusal
-from .dice import Dice, Roll
+from .dice import Dice, Roll, ScriptError
 from .pieces import Piece
 from .setup import SetupProblem
 from .state import GameState, JsonDict
@@ -239,6 +239,10 @@ class Game:
         entry = Entry(action=dict(action), parent=self.head)
         try:
             entry.lines = self._apply(self.state, action, dice)
+        except ScriptError as exc:
+            self.state = self._state_at(self.head)
+            self._script = []
+            raise IllegalAction(f"{exc}; the dice rolled by hand were dropped, nothing was played") from None
         except Exception:
             self.state = self._state_at(self.head)  # nothing half-done survives
             raise
@@ -275,8 +279,13 @@ class Game:
         return played
 
     def roll_by_hand(self, faces: Sequence[int]) -> None:
-        """The next action's dice are these faces (a player rolling real dice)."""
+        """The next rolls are these faces (a player rolling real dice), in order."""
         self._script.extend(faces)
+
+    @property
+    def hand_dice(self) -> list[int]:
+        """Faces rolled by hand and not used yet."""
+        return list(self._script)
 
     def _apply(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         if action.get("do") == END_PHASE["do"]:

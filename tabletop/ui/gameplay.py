@@ -44,6 +44,7 @@ SHORTCUTS = [
     ("F5", "setup: let the solver place the pieces left in the tray"),
     ("b", "let the rules' autoplayer (bot) finish your phase for you (stops at the phase's end)"),
     ("Ctrl+N", "write a note into the log (Enter ends it)"),
+    ("Ctrl+D", "dice by hand: type the faces you rolled (e.g. 5 2 6, Enter); the next rolls use them"),
     ("Ctrl+R", "save the after-action report (result, losses, your notes, the log) as text"),
 ]
 
@@ -75,6 +76,7 @@ class GamePanel(Component):
         self.placing: str | None = None  # setup piece picked from the tray
         self.box = pygame.Rect(0, 0, 0, 0)
         self.note: str | None = None  # a note being typed
+        self.typing = "note"  # what the typed line is: a "note" or "dice" rolled by hand
         self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
         self._helper: Any = None  # the autoplayer, made once
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
@@ -165,10 +167,13 @@ class GamePanel(Component):
             self._move_in_log(app, app.play.redo, "forward")
         elif ctrl and key in (pygame.K_UP, pygame.K_DOWN):
             self._jump(app, -1 if key == pygame.K_UP else 1)
-        elif ctrl and key == pygame.K_n:
-            self.note = ""
+        elif ctrl and key in (pygame.K_n, pygame.K_d):
+            self.note, self.typing = "", "note" if key == pygame.K_n else "dice"
             pygame.key.start_text_input()
-            app.say("note: type, Enter to log it, Esc to drop it")
+            if self.typing == "note":
+                app.say("note: type, Enter to log it, Esc to drop it")
+            else:
+                app.say("dice by hand: type the faces rolled, e.g. 5 2 6, then Enter")
         elif ctrl and key == pygame.K_r:
             self.write_report(app)
         elif ctrl:
@@ -206,7 +211,9 @@ class GamePanel(Component):
 
     def _note_key(self, event: pygame.event.Event, app: App) -> bool:
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if self.note:
+            if self.note and self.typing == "dice":
+                self.hand_dice(app, self.note)
+            elif self.note:
                 app.act({"do": "note", "text": self.note})
             self.note = None
         elif event.key == pygame.K_ESCAPE:
@@ -214,6 +221,15 @@ class GamePanel(Component):
         elif event.key == pygame.K_BACKSPACE:
             self.note = self.note[:-1] if self.note else ""
         return True
+
+    def hand_dice(self, app: App, typed: str) -> None:
+        """Queue faces rolled by hand: the next rolls of the game use them, in order."""
+        words = typed.replace(",", " ").split()
+        if not words or not all(w.isdigit() and 1 <= int(w) <= 100 for w in words):
+            app.say(f"dice by hand: {typed!r} is not a list of faces such as 5 2 6; nothing queued")
+            return
+        app.play.roll_by_hand([int(w) for w in words])
+        app.say(f"dice by hand: {' '.join(map(str, app.play.hand_dice))} queued for the next rolls")
 
     def _click(self, pos: tuple[int, int], app: App) -> bool:
         for rect, action in self.buttons:
@@ -509,7 +525,9 @@ class GamePanel(Component):
                 lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
             lines.append((f"drag a unit to move it · n: end the phase · b: autoplayer{more}", dim, False))
         if self.note is not None:
-            lines.append((f"note: {self.note}_", hot, False))
+            lines.append((f"{'dice rolled by hand' if self.typing == 'dice' else 'note'}: {self.note}_", hot, False))
+        elif game.hand_dice:
+            lines.append((f"dice by hand, for the next rolls: {' '.join(map(str, game.hand_dice))}", hot, False))
         return lines, clickable
 
     def _setup_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
