@@ -26,6 +26,7 @@ tabletop.yamlfile.DataError: t.yaml: roads: must be a whole number >= 0, got ['t
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -181,6 +182,9 @@ class Reader:
         return value
 
 
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
 class Collector:
     """The other way to check a file: collect every problem in one pass (a player sees
     them all at once) rather than stop at the first. Checks return None where a value is
@@ -193,6 +197,20 @@ class Collector:
 
     def fail(self, line: int | None, message: str) -> None:
         self.errors.append(DataError(self.path, line, message))
+
+    def colour(self, d: LineDict, key: str, where: str) -> str | None:
+        """A required '#rrggbb' colour (the hint: YAML reads an unquoted # as a comment)."""
+        value = d.get(key)
+        if value is None:
+            self.fail(
+                self.line_of(d, key),
+                f'{where} needs `colour: "#rrggbb"` (quoted: an unquoted # starts a comment)',
+            )
+            return None
+        if not isinstance(value, str) or not COLOUR.match(value):
+            self.fail(self.line_of(d, key), f'colour in {where} must be "#rrggbb", got {value!r}')
+            return None
+        return value
 
     @staticmethod
     def line_of(container: Any, key: Any) -> int | None:

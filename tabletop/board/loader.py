@@ -31,7 +31,6 @@ from tabletop.yamlfile import DataErrors, LineDict, LineList
 from .model import HexFeature, HexsideFeature, Map, Region, TerrainType
 
 KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 TOP_KEYS = (
     "name", "rules", "notes", "grid", "terrain", "default_terrain", "rows", "hexes",
@@ -83,19 +82,6 @@ class _Check(Collector):
             self.fail(
                 self.line_of(d, key), f"`{key}` in {where} must be a whole number {span}, got {value!r}"
             )
-            return None
-        return value
-
-    def colour(self, d: LineDict, key: str, where: str) -> str | None:
-        value = d.get(key)
-        if key not in d or value is None:
-            self.fail(
-                self.line_of(d, key),
-                f'{where} needs `colour: "#rrggbb"` (quoted: an unquoted # starts a comment)',
-            )
-            return None
-        if not isinstance(value, str) or not COLOUR.match(value):
-            self.fail(self.line_of(d, key), f'colour in {where} must be "#rrggbb", got {value!r}')
             return None
         return value
 

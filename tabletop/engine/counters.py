@@ -62,7 +62,6 @@ SIDE_KEYS = ("name", "colour")
 UNIT_KEYS = ("name", "symbol", "shape", "label", "steps", "full", "reduced")
 MARKER_KEYS = ("name", "colour", "text", "place", "area")
 KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 MAX_TEXT = 6  # characters of a marker's text or a unit's label: they must fit on a counter
 _TRAILING_NUMBER = re.compile(r"[-_ ]?\d+$")
 
@@ -239,19 +238,6 @@ class _Check(Collector):
         if not isinstance(value, bool):
             self.fail(self.line_of(d, key), f"`{key}` in {where} must be true or false, got {value!r}")
             return False
-        return value
-
-    def colour(self, d: LineDict, key: str, where: str) -> str | None:
-        value = d.get(key)
-        if value is None:
-            self.fail(
-                self.line_of(d, key),
-                f'{where} needs `colour: "#rrggbb"` (quoted: an unquoted # starts a comment)',
-            )
-            return None
-        if not isinstance(value, str) or not COLOUR.match(value):
-            self.fail(self.line_of(d, key), f'colour in {where} must be "#rrggbb", got {value!r}')
-            return None
         return value
 
     def key_name(self, d: LineDict, key: Any, what: str) -> bool:
