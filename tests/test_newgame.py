@@ -103,7 +103,7 @@ def test_a_saved_game_loads_and_plays_on(tmp_path: Path) -> None:
     assert game.state.phase == "activity"
     path = tmp_path / "save.json"
     savefile.write_save(path, game, "dog-sector")
-    loaded, source = load_game(path, open_map_or_scenario, ruleset)
+    loaded, source, _ = load_game(path, open_map_or_scenario, ruleset)
     assert source == "dog-sector" and loaded.state.to_json() == game.state.to_json()
     loaded.play({"do": "end-phase"})
     game.play({"do": "end-phase"})

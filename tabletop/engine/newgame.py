@@ -75,9 +75,9 @@ def load_game(
     rules_for: Callable[[str | None], Ruleset],
     *,
     on_phase_end: Callable[[Game], None] | None = None,
-) -> tuple[Game, str]:
-    """A saved game and the scenario argument it was started from; SaveError if the save
-    cannot be read or no longer replays."""
+) -> tuple[Game, str, Scenario | Map]:
+    """A saved game, the scenario argument it was started from and that scenario (or
+    map) opened; SaveError if the save cannot be read or no longer replays."""
     data = savefile.read_save(path)
     opened = open_source(data["source"])
     rules = rules_for(data["rules"])
@@ -93,4 +93,4 @@ def load_game(
     else:
         game = savefile.restore(data, opened, rules, where=str(path))
     game.on_phase_end = on_phase_end
-    return game, data["source"]
+    return game, data["source"], opened

@@ -19,7 +19,6 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from tabletop.atomicfile import write_atomic
 from tabletop.board import Map
@@ -135,12 +134,3 @@ def autosave_path(name: str) -> Path:
     home = Path(os.environ.get("TABLETOP_HOME") or Path.home() / ".tabletop")
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name) or "game"
     return home / "autosave" / f"{safe}.json"
-
-
-def describe(data: dict[str, Any]) -> str:
-    """One line about a save: rules, turn and phase, entries."""
-    snap = data.get("snapshot", {})
-    return (
-        f"{data.get('source')} ({data.get('rules')}), turn {snap.get('turn')}, "
-        f"{snap.get('phase')}, {len(data.get('entries', []))} log entries, seed {data.get('seed')}"
-    )

@@ -44,8 +44,7 @@ def open_table(
             savefile.write_save(autosave, game, source)
 
     if load is not None:
-        game, source = load_game(load, open_map_or_scenario, ruleset, on_phase_end=save_phase)
-        opened = open_map_or_scenario(source)
+        game, source, opened = load_game(load, open_map_or_scenario, ruleset, on_phase_end=save_phase)
     else:
         opened = open_map_or_scenario(source)
         if Path(source).is_file():
