@@ -1,0 +1,32 @@
+"""Upper bounds on every size that input can ask for, checked before work starts.
+
+Why: a data file, a save or a command-line argument must never make tabletop hang or
+exhaust memory. Each bound is far above anything a real game needs, lives here once, and
+is named in the error that enforces it, so a player who meets one knows what to change.
+"""
+
+from __future__ import annotations
+
+#: nesting levels (mappings and lists inside each other) in a YAML data file
+YAML_DEPTH = 64
+#: values in a YAML data file once its aliases are expanded (a billion-laughs guard)
+YAML_NODES = 1_000_000
+#: bytes of a YAML data file
+YAML_BYTES = 64 * 1024 * 1024
+
+#: columns and rows of a map (each)
+MAP_SIDE = 999
+
+#: pieces one setup or reinforcement entry may ask for, and pieces a scenario may make in all
+PIECE_COUNT = 10_000
+
+#: movement points a `reach --budget` may give (the search allocates one bucket a point)
+REACH_BUDGET = 100_000
+
+#: nesting levels of a save's JSON, log entries in a save, bytes of a save file
+SAVE_DEPTH = 64
+SAVE_ENTRIES = 2_000_000
+SAVE_BYTES = 1024 * 1024 * 1024
+
+#: characters of a name or path that a data file or an argument gives
+NAME_CHARS = 255
