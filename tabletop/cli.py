@@ -6,6 +6,7 @@ Errors go to stderr as ``file:line: what is wrong; how to fix it`` with exit cod
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections import Counter
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import __version__
-from tabletop.atomicfile import write_atomic
+from tabletop.atomicfile import WriteError, check_target, write_atomic
 from tabletop.board import Map, load_map
 from tabletop.board.blank import blank_map_yaml
 from tabletop.board.export import map_to_json
@@ -265,29 +266,35 @@ def _size(text: str) -> tuple[int, int]:
 def cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
-    from tabletop.engine.savefile import SaveError, autosave_path
-    from tabletop.ui.table import open_table
+    from tabletop.engine.savefile import SaveError
+    from tabletop.ui.table import open_table, start_autosave
 
     source = args.scenario or DEFAULT_SCENARIO
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     load = Path(args.load) if args.load else None
-    autosave = Path(args.save) if args.save else autosave_path(Path(source).stem if not load else load.stem)
+    save = _checked_save_target(args, load)
     try:
         app = open_table(
             source, rules=args.rules, size=args.size, seed=seed, options=dict(args.option or []),
-            setup=args.setup, load=load, autosave=autosave,
+            setup=args.setup, load=load,
         )  # fmt: skip
     except (SaveError, ValueError) as exc:
         raise CliError(str(exc)) from None
     game = app.play
     for side in args.bot or []:
         app.seats[side] = _bot_for(game.rules.name, side, game.rules.sides)
+    # every argument is good: from here on the game may be written
+    autosave, note = _autosave_target(save, load, app.source, game.seed)
     print(f"tabletop {__version__}: {app.title}; F1 lists the shortcuts")
     if load is None:
         print(f"seed {seed} (the same game again: tabletop play {source} --seed {seed})")
     else:
         print(f"loaded {load}: turn {game.state.turn}, {game.state.phase}, {len(game.entries)} log entries")
+    if note:
+        print(note)
     print(f"autosave after every phase, Ctrl+S: {autosave}")
+    if not start_autosave(app, autosave):
+        print(app.messages[-1] if app.messages else f"{autosave}: autosave failed", file=sys.stderr)
     try:
         app.run(frames=args.frames)
     except pygame_error() as exc:
@@ -296,6 +303,46 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"with: tabletop render {source} --out table.png"
         ) from None
     return 0
+
+
+def _checked_save_target(args: argparse.Namespace, load: Path | None) -> Path | None:
+    """--save FILE checked before anything else happens: a path tabletop may write, and
+    not another game's save unless --force (or it is the --load file itself)."""
+    from tabletop.atomicfile import WriteError, check_target
+
+    if not args.save:
+        return None
+    save = Path(args.save)
+    try:
+        target = check_target(save)
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
+    same = load is not None and load.exists() and target.exists() and target.samefile(load)
+    if target.exists() and not same and not args.force:
+        raise CliError(
+            f"--save {save}: already exists; tabletop will not replace it with this game; continue "
+            f"it with --load {save}, choose another --save, or add --force to replace it"
+        )
+    return save
+
+
+def _autosave_target(save: Path | None, load: Path | None, source: str, seed: int) -> tuple[Path, str]:
+    """Where this game autosaves, and a note if that is not where the player might think:
+    --save FILE; else the loaded save itself (its previous versions kept as .1 .. .3);
+    else, or if the loaded save cannot be written, a new file for this game alone."""
+    from tabletop.atomicfile import WriteError, check_target
+    from tabletop.engine.savefile import KEEP, new_autosave_path
+
+    if save is not None:
+        return save, ""
+    fresh = new_autosave_path(Path(source).stem, seed)
+    if load is None:
+        return fresh, ""
+    try:
+        target = check_target(load)
+    except WriteError as exc:
+        return fresh, f"{load} cannot be written ({exc.reason}); this game now saves into a new file"
+    return load, f"saving into {load}; its previous versions are kept as {target.name}.1 to .{KEEP}"
 
 
 def _bot_for(rules: str, side: str, sides: tuple[str, ...]) -> Any:
@@ -332,6 +379,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     from tabletop.ui.render import render_png
     from tabletop.ui.table import open_table
 
+    out = Path(args.out)
+    try:
+        check_target(out)  # before the work of drawing: a folder, a device, no such folder
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
     app = open_table(args.map, rules=args.rules, size=args.size)
     overlays = app.overlay_component()
     if args.los:
@@ -345,10 +397,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.viewshed:
         h, _ = locate(app.state, args.viewshed, "--viewshed")
         overlays.show_viewshed(app, h)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise CliError(f"{out}: folder {out.parent} does not exist")
-    render_png(app, out, args.size)
+    try:
+        render_png(app, out, args.size)
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
     print(f"wrote {out} ({args.size[0]}x{args.size[1]})")
     return 0
 
@@ -396,14 +448,29 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 
 def cmd_map_new(args: argparse.Namespace) -> int:
+    """A blank map, proved to load (with the very name given) before anything is written."""
+    from tabletop.board.blank import name_problem
+    from tabletop.board.loader import build_map
+    from tabletop.yamlfile import parse_yaml
+
     out = Path(args.out)
-    if out.exists() and not args.force:
+    problem = name_problem(args.name)
+    if problem is not None:
+        raise CliError(f"--name {args.name!r} {problem}")
+    try:
+        target = check_target(out)
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
+    if target.exists() and not args.force:
         raise CliError(f"{out}: already exists; choose another --out or add --force to replace it")
-    if not out.parent.is_dir():
-        raise CliError(f"{out}: folder {out.parent} does not exist")
     text = blank_map_yaml(columns=args.columns, rows=args.rows, orientation=args.orientation, name=args.name)
-    write_atomic(out, text)
-    m = load_map(out)  # proves the written file loads
+    m = build_map(parse_yaml(text, out), out)  # DataErrors here would be a bug; nothing written yet
+    if m.name != args.name:
+        raise CliError(f"--name {args.name!r}: the map file would read it back as {m.name!r}; choose another name")
+    try:
+        write_atomic(out, text)
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
     print(f"wrote {out}: {m.grid.columns} x {m.grid.rows} {m.grid.orientation}-top hexes")
     return 0
 
@@ -565,7 +632,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--frames", type=_positive, help="close after this many frames (scripted checks)")
     p.add_argument("--seed", type=int, help="dice seed (default: a random one, printed so the game can be replayed)")
     p.add_argument("--load", metavar="SAVE", help="play on from a saved game (its own scenario and seed)")
-    p.add_argument("--save", metavar="FILE", help="where Ctrl+S and the autosave write (default ~/.tabletop/autosave/)")
+    p.add_argument(
+        "--save", metavar="FILE",
+        help="where Ctrl+S and the autosave write (default: the --load file, or a new file for each "
+        "game in ~/.tabletop/autosave/); an existing file is refused unless --force",
+    )  # fmt: skip
+    p.add_argument("--force", action="store_true", help="let --save replace an existing file")
     p.add_argument(
         "--option", type=_option, action="append", metavar="KEY=VALUE",
         help="an optional rule of the scenario, e.g. --option bombardment=heavy (repeatable)",
@@ -673,6 +745,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _file_size_limit_is_an_error() -> None:
+    """Past the file-size limit (ulimit -f) a write fails with EFBIG, which tabletop
+    reports, instead of SIGXFSZ killing the process midway."""
+    import signal
+
+    if hasattr(signal, "SIGXFSZ"):
+        with contextlib.suppress(ValueError):  # not the main thread: leave it as it is
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
 def build_map_new_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tabletop map new", description="Write a blank free-play map.")
     p.add_argument("--columns", type=_positive, required=True, help="number of hex columns")
@@ -689,6 +771,7 @@ def build_map_new_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _file_size_limit_is_an_error()
     if argv[:2] == ["map", "new"]:
         args = build_map_new_parser().parse_args(argv[2:])
     else:

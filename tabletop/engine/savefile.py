@@ -15,12 +15,15 @@ the previous save whole.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import stat
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 
-from tabletop.atomicfile import write_atomic
+from tabletop.atomicfile import check_target, from_os_error, make_folder, write_atomic
 from tabletop.board import Map
 
 from .game import Entry, Game, Ruleset
@@ -53,8 +56,8 @@ def to_json(game: Game, source: str) -> JsonDict:
 
 
 def write_save(path: Path, game: Game, source: str) -> None:
-    """Write the save atomically (the old file stays whole if this fails)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write the save safely (atomicfile.write_atomic): the old file stays whole if this
+    fails, and a WriteError (an OSError) says why in one line. The folder must exist."""
     write_atomic(path, json.dumps(to_json(game, source), indent=1) + "\n")
 
 
@@ -129,8 +132,72 @@ def restore(
     return game
 
 
-def autosave_path(name: str) -> Path:
+def autosave_folder() -> Path:
     """Where autosaves go: $TABLETOP_HOME/autosave, else ~/.tabletop/autosave."""
-    home = Path(os.environ.get("TABLETOP_HOME") or Path.home() / ".tabletop")
-    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name) or "game"
-    return home / "autosave" / f"{safe}.json"
+    return Path(os.environ.get("TABLETOP_HOME") or Path.home() / ".tabletop") / "autosave"
+
+
+def _safe_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip(".") or "game"
+
+
+def autosave_path(name: str) -> Path:
+    """The autosave file named ``name`` (made safe); new games use ``new_autosave_path``."""
+    return autosave_folder() / f"{_safe_name(name)}.json"
+
+
+def new_autosave_path(stem: str, seed: int, started: datetime | None = None) -> Path:
+    """A fresh autosave for a new game: ``STEM-YYYYMMDD-HHMM-sSEED.json``, with ``-2``,
+    ``-3``... added when that name (or one of its rotated copies) is taken; one game, one
+    file, so a new game never replaces another's save."""
+    when = (started or datetime.now()).strftime("%Y%m%d-%H%M")
+    base = f"{_safe_name(stem)[:80]}-{when}-s{seed}"
+    folder = autosave_folder()
+    n = 1
+    while True:
+        path = folder / (f"{base}.json" if n == 1 else f"{base}-{n}.json")
+        if not any(os.path.lexists(p) for p in (path, *rotated(path))):
+            return path
+        n += 1
+
+
+KEEP = 3  # previous versions an autosave keeps: NAME.json.1 (newest) .. NAME.json.3
+
+
+def rotated(path: Path, keep: int = KEEP) -> list[Path]:
+    """The previous versions of ``path``, newest first."""
+    return [path.with_name(f"{path.name}.{i}") for i in range(1, keep + 1)]
+
+
+def rotate(path: Path, keep: int = KEEP) -> None:
+    """Shift the previous versions of ``path`` down one (.2 -> .3, .1 -> .2) and copy the
+    current file to .1 (with its mode). A retry after a failed write does not shift again
+    (.1 already holds the current file), so failures never push good versions out."""
+    if keep < 1 or not path.is_file():
+        return
+    current = path.read_bytes()
+    olds = rotated(path, keep)
+    if olds[0].is_file() and olds[0].read_bytes() == current:
+        return
+    for newer, older in reversed(list(itertools.pairwise(olds))):
+        if newer.is_file():
+            check_target(older)
+            os.replace(newer, older)
+    write_atomic(olds[0], current)
+    os.chmod(olds[0], stat.S_IMODE(os.stat(path).st_mode))
+
+
+def write_autosave(path: Path, game: Game, source: str, keep: int = KEEP) -> None:
+    """The autosave: make its folder, keep ``keep`` previous versions, write safely
+    (nothing happens when the file already holds this position). WriteError (an
+    OSError) if any step fails; the last good save stays whole."""
+    make_folder(path.parent if str(path.parent) else Path("."))
+    target = check_target(path)
+    text = json.dumps(to_json(game, source), indent=1) + "\n"
+    try:
+        if target.is_file() and target.read_bytes() == text.encode("utf-8"):
+            return
+        rotate(target, keep)
+    except OSError as exc:
+        raise from_os_error(path, exc) from None
+    write_atomic(path, text)

@@ -44,6 +44,9 @@ from .camera import Camera
 PAN_PIXELS = 40  # per arrow-key press
 FIT_TOP, FIT_BOTTOM = 120, 24  # pixels of the boxes along the top and the status line
 ZOOM_STEP = 1.15
+WARNING_TEXT = 18  # the warning bar: dark ink on amber, readable over any map
+WARNING_INK = (20, 20, 20)
+WARNING_BAR = (255, 190, 40)
 
 
 class Component:
@@ -105,6 +108,7 @@ class App:
     source: str = ""  # what the table was opened from, for saves
     save_path: Path | None = None  # where Ctrl+S and the autosave write
     seats: dict[str, Any] = field(default_factory=dict)  # side -> Bot playing it (hot-seat: none)
+    warning: str = ""  # a problem the player must see (a failed autosave): a bar over the table
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -287,6 +291,19 @@ class App:
         for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
             for c in self.components:
                 getattr(c, layer)(surface, self)
+        self._draw_warning(surface)
+
+    def _draw_warning(self, surface: pygame.Surface) -> None:
+        """``warning`` as one bright bar along the bottom edge, above everything else."""
+        if not self.warning:
+            return
+        width, height = surface.get_size()
+        size = WARNING_TEXT
+        words = theme.fit(f"! {self.warning}", width - 16, size, True)
+        img = theme.text(words, size, WARNING_INK, True)
+        bar = pygame.Rect(0, height - img.get_height() - 8, width, img.get_height() + 8)
+        surface.fill(WARNING_BAR, bar)
+        surface.blit(img, (8, bar.y + 4))
 
     def run(
         self, *, fps: int = 60, frames: int | None = None, on_frame: Callable[[App], None] | None = None

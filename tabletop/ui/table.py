@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from tabletop.atomicfile import WriteError
 from tabletop.engine import savefile
 from tabletop.engine.game import Game
 from tabletop.engine.newgame import auto_setup, load_game, new_game
@@ -24,6 +25,62 @@ def default_components() -> list[Component]:
     return [GamePanel(), Panels(), Overlays(), CounterLayer()]
 
 
+class Autosaver:
+    """The autosave hook (``Game.on_phase_end``): once started, writes the game after
+    every phase. A failed write never stops play: it becomes a warning bar in the window
+    (the reason and the last good save), and the next phase tries again."""
+
+    def __init__(self, path: Path | None, source: str, last_good: Path | None = None) -> None:
+        self.path = path
+        self.source = source
+        self.last_good = last_good
+        self.started = False  # nothing is written while the table is being set up
+        self.app: App | None = None
+
+    def __call__(self, game: Game) -> None:
+        if self.started:
+            self.save(game)
+
+    def start(self, game: Game, path: Path | None = None) -> bool:
+        """Begin autosaving (into ``path`` if given) and save once now."""
+        if path is not None:
+            self.path = path
+            if self.app is not None:
+                self.app.save_path = path
+        self.started = True
+        return self.save(game)
+
+    def save(self, game: Game) -> bool:
+        """Write the autosave; False (and the warning shown) if it failed."""
+        if self.path is None:
+            return True
+        try:
+            savefile.write_autosave(self.path, game, self.source)
+        except OSError as exc:
+            reason = exc.reason if isinstance(exc, WriteError) else (exc.strerror or str(exc))
+            last = self.last_good if self.last_good is not None else "none yet"
+            self._tell(f"autosave failed: {reason}; last good save: {last}", str(exc))
+            return False
+        self.last_good = self.path
+        if self.app is not None and self.app.warning:
+            self._tell("", f"autosave works again: {self.path}")
+        return True
+
+    def _tell(self, warning: str, line: str) -> None:
+        if self.app is not None:
+            self.app.warning = warning
+            self.app.say(line)
+
+
+def start_autosave(app: App, path: Path | None = None) -> bool:
+    """Begin the autosave of a table made by ``open_table`` (into ``path`` if given) and
+    write it once; False if that write failed (the window shows why)."""
+    hook = app.play.on_phase_end
+    if not isinstance(hook, Autosaver):
+        return False
+    return hook.start(app.play, path)
+
+
 def open_table(
     source: str,
     *,
@@ -37,12 +94,12 @@ def open_table(
 ) -> App:
     """An App for a map or scenario (path or bare shipped name) with a game begun on it,
     or for a saved game (``load``). DataErrors if unreadable, SaveError for a bad save,
-    ValueError for an unknown option."""
+    ValueError for an unknown option.
 
-    def save_phase(game: Game) -> None:
-        if autosave is not None:
-            savefile.write_save(autosave, game, source)
-
+    Nothing is written while the table is set up (auto setup ends a phase): the
+    autosave into ``autosave`` runs from the first phase ended after this returns, or
+    from ``start_autosave``."""
+    save_phase = Autosaver(autosave, source, last_good=load)  # a loaded save is a good one
     if load is not None:
         game, source, opened = load_game(load, open_map_or_scenario, ruleset, on_phase_end=save_phase)
     else:
@@ -63,8 +120,9 @@ def open_table(
         title = f"{opened.name} (free play)" if not opened.rules else opened.name
         conditions = frozenset()
         rules = rules or opened.rules
+    save_phase.source = source
     state = game.state.map
-    return App(
+    app = App(
         state=state,
         title=title,
         los_policy=los_policy(state, rules),
@@ -75,5 +133,9 @@ def open_table(
         components=default_components(),
         game=game,
         source=source,
-        save_path=load or autosave,
+        save_path=autosave or load,
     )
+    save_phase.app = app
+    game.on_phase_end = save_phase
+    save_phase.started = autosave is not None
+    return app
