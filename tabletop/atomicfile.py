@@ -66,9 +66,11 @@ def real_target(path: Path) -> Path:
     """The file a write to ``path`` lands in: a symlink (chain) is followed, so the link
     itself stays a link."""
     path = Path(path)
-    if not path.is_symlink():
-        return path
-    return Path(os.path.realpath(path))
+    try:
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return path  # missing or unreachable: check_target says why
+    return Path(os.path.realpath(path)) if link else path
 
 
 def check_target(path: Path) -> Path:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 
-from tabletop.atomicfile import check_target, from_os_error, make_folder, write_atomic
+from tabletop.atomicfile import WriteError, check_target, from_os_error, make_folder, write_atomic
 from tabletop.board import Map
 
 from .game import Entry, Game, Ruleset
@@ -198,6 +198,7 @@ def write_autosave(path: Path, game: Game, source: str, keep: int = KEEP) -> Non
         if target.is_file() and target.read_bytes() == text.encode("utf-8"):
             return
         rotate(target, keep)
-    except OSError as exc:
-        raise from_os_error(path, exc) from None
+    except OSError as exc:  # named after the save, not the copy being made
+        failed = from_os_error(path, exc)
+        raise WriteError(path, failed.reason, failed.hint, failed.errno or 0) from None
     write_atomic(path, text)
