@@ -613,3 +613,23 @@ def test_check_target_names_the_real_file_of_a_link(tmp_path: Path) -> None:
     (tmp_path / "a" / "t.json").write_text("x")
     (tmp_path / "l").symlink_to("a/t.json")
     assert check_target(tmp_path / "l") == tmp_path / "a" / "t.json"
+
+
+def test_a_screenshot_goes_through_the_safe_write(tmp_path: Path) -> None:
+    """F12 wrote with pygame.image.save straight onto the file; now a PNG encoded in
+    memory and written safely, and a folder that cannot take it is a message."""
+    app = open_table("dog-sector", size=(400, 300), seed=3)
+    pygame.display.init()
+    try:
+        screen = pygame.display.set_mode((400, 300))
+        app.draw(screen)
+        app.screenshot_dir = tmp_path
+        shot = app.screenshot()
+        assert shot is not None and pygame.image.load(str(shot)).get_size() == (400, 300)
+        (tmp_path / "file.txt").write_text("x")
+        app.screenshot_dir = tmp_path / "file.txt"
+        assert app.screenshot() is None
+        assert app.messages[-1].startswith("screenshot not saved: ") and "cannot write" in app.messages[-1]
+    finally:
+        pygame.display.quit()
+    assert temps(tmp_path) == []

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from tabletop.atomicfile import write_atomic
 from tabletop.engine.actions import Action
 from tabletop.engine.freeplay_rules import FreePlayRules
 from tabletop.engine.game import Game, IllegalAction
@@ -270,8 +271,14 @@ class App:
         surface = pygame.display.get_surface()
         if surface is None:
             return None
+        from .render import png_bytes  # render draws through App: imported on use
+
         path = self.screenshot_dir / time.strftime("tabletop-%Y%m%d-%H%M%S.png")
-        pygame.image.save(surface, str(path))
+        try:
+            write_atomic(path, png_bytes(surface))
+        except OSError as exc:  # a full disk or a read-only folder: say so, play on
+            self.say(f"screenshot not saved: {exc}")
+            return None
         self.say(f"screenshot saved: {path}")
         return path
 
