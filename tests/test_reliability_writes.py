@@ -633,3 +633,33 @@ def test_a_screenshot_goes_through_the_safe_write(tmp_path: Path) -> None:
     finally:
         pygame.display.quit()
     assert temps(tmp_path) == []
+
+
+@contextmanager
+def small_disk(folder: Path, size: str = "48k") -> Iterator[Path]:
+    """A tiny tmpfs at ``folder`` (root and a working `mount` only; else skipped)."""
+    folder.mkdir()
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                              capture_output=True, timeout=30)  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as exc:
+        pytest.skip(f"no tmpfs: {exc}")
+    if done.returncode != 0:
+        pytest.skip(f"no tmpfs: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True, timeout=30)
+
+
+def test_render_onto_a_full_disk_keeps_the_old_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding S4 on a real full disk: render said `wrote` and left 16384 bytes of PNG.
+    Now exit 2, one line, the old PNG whole, no temporary file."""
+    with small_disk(tmp_path / "disk") as disk:
+        out = disk / "x.png"
+        assert main(["render", "dog-sector", "--out", str(out), *SMALL]) == 0
+        good = out.read_bytes()
+        capsys.readouterr()
+        assert main(["render", "dog-sector", "--out", str(out), "--size", "1600x1000"]) == 2
+        assert "the disk is full" in one_line(capsys.readouterr().err)
+        assert out.read_bytes() == good and temps(disk) == []
