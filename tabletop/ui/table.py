@@ -34,17 +34,21 @@ def open_table(
     setup: str = "auto",
     load: Path | None = None,
     autosave: Path | None = None,
+    scenario: str | None = None,
 ) -> App:
     """An App for a map or scenario (path or bare shipped name) with a game begun on it,
     or for a saved game (``load``). DataErrors if unreadable, SaveError for a bad save,
-    ValueError for an unknown option."""
+    ValueError for an unknown option. ``scenario``: the one the player named to load the
+    save on instead of the one the save names."""
 
     def save_phase(game: Game) -> None:
         if autosave is not None:
             savefile.write_save(autosave, game, source)
 
     if load is not None:
-        game, source, opened = load_game(load, open_map_or_scenario, ruleset, on_phase_end=save_phase)
+        game, source, opened = load_game(
+            load, open_map_or_scenario, ruleset, on_phase_end=save_phase, scenario=scenario
+        )
     else:
         opened = open_map_or_scenario(source)
         if Path(source).is_file():
