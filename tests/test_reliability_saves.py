@@ -378,6 +378,8 @@ def test_saves_name_their_scenario_as_loading_accepts(dog: Any, tmp_path: Path) 
     assert savefile.to_json(game, "dog-sector", folder=tmp_path)["source"] == "dog-sector"
     assert savefile.to_json(game, str(inside), folder=tmp_path)["source"] == "maps/battle.yaml"
     assert savefile.to_json(game, str(inside), folder=tmp_path / "other")["source"] == str(inside.resolve())
+    shipped = shipped_dir("scenarios") / "dog-sector.yaml"
+    assert savefile.to_json(game, str(shipped), folder=tmp_path)["source"] == "dog-sector"
 
 
 # --- W7a: --load with other arguments ------------------------------------------------------
@@ -414,6 +416,19 @@ def test_load_plays_on_the_scenario_named(
 ) -> None:
     """Finding W7a: the scenario named with --load is the one used (here the same one)."""
     loads(put(tmp_path / "mid.json", mid), capsys, scenario="dog-sector")
+
+
+def test_load_refuses_a_scenario_on_another_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding W7a: a named scenario with the save's rules (free play) but another map is
+    refused, saying which scenario the save was made from."""
+    demo = open_map_or_scenario("dogs-of-war-demo")
+    game = new_game(demo, ruleset(demo.rules), seed=2)  # type: ignore[arg-type]
+    auto_setup(game)
+    path = tmp_path / "demo.json"
+    savefile.write_save(path, game, "dogs-of-war-demo")
+    err = refused(path, capsys, scenario="dogfaces-demo")
+    assert "made from dogs-of-war-demo" in err
+    loads(path, capsys, scenario="dogs-of-war-demo")
 
 
 def test_a_free_play_save_of_a_rules_scenario_loads(dog: Any, tmp_path: Path) -> None:

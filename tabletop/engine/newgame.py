@@ -101,14 +101,16 @@ def load_game(
         try:
             problem = opened.setup_problem(data["initial"]["options"])
         except ValueError as exc:
+            fix = f"it was made from {data['source']}: name that scenario instead of {scenario}, or none"
             raise savefile.SaveError(
-                f"{path}: the scenario's options changed since: {exc} (initial.options); {savefile.DAMAGED}"
+                f"{path}: the scenario's options changed since: {exc} (initial.options); "
+                + (savefile.DAMAGED if scenario is None else fix)
             ) from None
         game = savefile.restore(
-            data, opened.board, rules, where=str(path), setup=problem, unit_steps=opened.unit_steps
+            data, opened.board, rules, where=str(path), setup=problem, unit_steps=opened.unit_steps, named=scenario
         )
     else:
-        game = savefile.restore(data, opened, rules, where=str(path))
+        game = savefile.restore(data, opened, rules, where=str(path), named=scenario)
     game.on_phase_end = on_phase_end
     return game, source, opened
 

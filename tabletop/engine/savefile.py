@@ -83,6 +83,9 @@ def source_for_save(source: str, folder: Path | None = None) -> str:
         if not source or not Path(source).is_file():
             return source
         full = Path(source).resolve()
+        for kind in ("scenarios", "maps"):
+            if full.parent == shipped_dir(kind).resolve() and full.suffix == ".yaml":
+                return full.stem  # a shipped file named by its path
         if folder is not None and full.is_relative_to(folder.resolve()):
             return full.relative_to(folder.resolve()).as_posix()
     except (OSError, RuntimeError):  # a name too long for a path, a symlink loop
@@ -140,7 +143,7 @@ def _read_text(path: Path) -> str:
                 raise SaveError(f"{path}: not a save file (a folder, device or pipe); --load takes a file tabletop wrote")
             raw = f.read(SAVE_BYTES + 1)
     except FileNotFoundError:
-        raise SaveError(f"{path}: no such save file; check the path (saves tabletop made itself are in its autosave folder)") from None
+        raise SaveError(f"{path}: no such save file; check the path") from None
     except OSError as exc:
         raise SaveError(f"{path}: not a readable save ({exc.strerror or exc}); check the file and its permissions") from None
     if len(raw) > SAVE_BYTES:
@@ -193,9 +196,10 @@ def locate_source(save: Path, source: str) -> tuple[Path, str]:
     Nothing else is opened, nor looked at beyond its path (finding X1): SaveError saying
     how to name the scenario instead."""
     folder = _real(save.absolute().parent) or save.absolute().parent
-    hint = f"to open it name the scenario yourself: tabletop play {shlex.quote(source)} --load {shlex.quote(str(save))}"
-    outside = f"{save}: this save was made from {_short(source)}, outside the save's folder (source); {hint}"
     given = Path(source)
+    named = source if given.is_absolute() else os.path.normpath(save.absolute().parent / given)
+    hint = f"to open it name the scenario yourself: tabletop play {shlex.quote(named)} --load {shlex.quote(str(save))}"
+    outside = f"{save}: this save was made from {_short(source)}, outside the save's folder (source); {hint}"
     if ".." in given.parts:
         raise SaveError(outside)
     if given.is_absolute():
@@ -263,19 +267,24 @@ def restore(
     where: str = "save",
     setup: SetupProblem | None = None,
     unit_steps: Mapping[str, int] | None = None,
+    named: str | None = None,
 ) -> Game:
     """A Game from save data, its current line replayed (each action judged by the rules
     again) and compared with the snapshot; SaveError when the data is damaged, an action
     does not replay, or the result differs. The dice rolled by hand and not yet used
-    come back queued (W7b)."""
+    come back queued (W7b). ``named``: the scenario the player named to load it on
+    (then a position that does not fit is most likely the wrong scenario)."""
     _check(data, where)
+    unfit = DAMAGED
+    if named is not None:
+        unfit = f"it was made from {data['source']}: name that scenario instead of {named}, or none"
     if data["rules"] != rules.name:
         raise SaveError(f"{where}: saved with rules {shown(data['rules'])}, not {rules.name!r} (rules); {DAMAGED}")
-    _check_phases(data, rules, where)
+    _check_phases(data, rules, where, unfit)
     try:
         initial = GameState.from_json(board, data["initial"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise SaveError(f"{where}: the initial position does not fit the map {board.name!r}: {exc} (initial); {DAMAGED}") from None
+        raise SaveError(f"{where}: the initial position cannot be set out on the map {board.name!r}: {exc} (initial); {unfit}") from None
     game = Game(rules, initial, data["seed"], setup=setup)
     game.unit_steps = dict(unit_steps or {})
     game.entries = [Entry.from_json(e) for e in data["entries"]]
@@ -283,11 +292,11 @@ def restore(
     try:
         replayed = game.replay(check=True)
     except ReplayError as exc:
-        raise SaveError(f"{where}: {_short(str(exc), 400)} (entries[{exc.index}]); {DAMAGED}") from None
+        raise SaveError(f"{where}: {_short(str(exc), 400)} (entries[{exc.index}]); {unfit}") from None
     if replayed.to_json() != data["snapshot"]:
         raise SaveError(
-            f"{where}: replaying the log does not give the saved position (snapshot); the rules or "
-            "the scenario changed since it was saved: load it on the scenario it was made from, or start a new game"
+            f"{where}: replaying the log does not give the saved position (snapshot); "
+            + ("the rules or the scenario changed since it was saved: start a new game" if named is None else unfit)
         )
     game.state = replayed
     game._snapshots[game.head] = replayed.to_json()
@@ -295,17 +304,18 @@ def restore(
     return game
 
 
-def _check_phases(data: JsonDict, rules: Ruleset, where: str) -> None:
+def _check_phases(data: JsonDict, rules: Ruleset, where: str, unfit: str) -> None:
     """Every phase the save names is one of its rules' (or setup): the log of one rule
     system is never replayed under another (finding T2, "free" on a dog_sector save)."""
     known = [SETUP, *(p.key for p in rules.sequence)]
-    named = [("initial.phase", data["initial"]["phase"]), ("snapshot.phase", data["snapshot"]["phase"])]
+    named = [("initial.phase", data["initial"]["phase"])]
     named += [(f"entries[{i}].phase", e["phase"]) for i, e in enumerate(data["entries"])]
+    named += [("snapshot.phase", data["snapshot"]["phase"])]
     for at, phase in named:
         if phase not in known:
             raise SaveError(
                 f"{where}: phase {shown(phase)} is not one of the {rules.name} rules' ({', '.join(known)}) ({at}); "
-                f"the save's rules do not fit its log: {DAMAGED}"
+                f"the save's rules do not fit its log: {unfit}"
             )
 
 
