@@ -259,6 +259,21 @@ def opening_failed(save: Path, scenario: Path, exc: DataError | DataErrors) -> S
     )
 
 
+def _check_phases(data: JsonDict, rules: Ruleset, where: str, unfit: str) -> None:
+    """Every phase the save names is one of its rules' (or setup): the log of one rule
+    system is never replayed under another (finding T2, "free" on a dog_sector save)."""
+    known = [SETUP, *(p.key for p in rules.sequence)]
+    named = [("initial.phase", data["initial"]["phase"])]
+    named += [(f"entries[{i}].phase", e["phase"]) for i, e in enumerate(data["entries"])]
+    named += [("snapshot.phase", data["snapshot"]["phase"])]
+    for at, phase in named:
+        if phase not in known:
+            raise SaveError(
+                f"{where}: phase {shown(phase)} is not one of the {rules.name} rules' ({', '.join(known)}) ({at}); "
+                f"the save's rules do not fit its log: {unfit}"
+            )
+
+
 def restore(
     data: JsonDict,
     board: Map,
@@ -302,21 +317,6 @@ def restore(
     game._snapshots[game.head] = replayed.to_json()
     game.roll_by_hand(data["hand_dice"])
     return game
-
-
-def _check_phases(data: JsonDict, rules: Ruleset, where: str, unfit: str) -> None:
-    """Every phase the save names is one of its rules' (or setup): the log of one rule
-    system is never replayed under another (finding T2, "free" on a dog_sector save)."""
-    known = [SETUP, *(p.key for p in rules.sequence)]
-    named = [("initial.phase", data["initial"]["phase"])]
-    named += [(f"entries[{i}].phase", e["phase"]) for i, e in enumerate(data["entries"])]
-    named += [("snapshot.phase", data["snapshot"]["phase"])]
-    for at, phase in named:
-        if phase not in known:
-            raise SaveError(
-                f"{where}: phase {shown(phase)} is not one of the {rules.name} rules' ({', '.join(known)}) ({at}); "
-                f"the save's rules do not fit its log: {unfit}"
-            )
 
 
 def autosave_path(name: str) -> Path:

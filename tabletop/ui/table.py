@@ -38,8 +38,7 @@ def open_table(
 ) -> App:
     """An App for a map or scenario (path or bare shipped name) with a game begun on it,
     or for a saved game (``load``). DataErrors if unreadable, SaveError for a bad save,
-    ValueError for an unknown option. ``scenario``: the one the player named to load the
-    save on instead of the one the save names."""
+    ValueError for an unknown option."""
 
     def save_phase(game: Game) -> None:
         if autosave is not None:
@@ -48,7 +47,7 @@ def open_table(
     if load is not None:
         game, source, opened = load_game(
             load, open_map_or_scenario, ruleset, on_phase_end=save_phase, scenario=scenario
-        )
+        )  # ``scenario``: one the player named to load the save on, instead of the save's own
     else:
         opened = open_map_or_scenario(source)
         if Path(source).is_file():
