@@ -2,10 +2,16 @@
 
 A save holds what the game was started from (the scenario or map argument), the rule
 system, the seed, the initial state, every log entry (branches included), the current
-entry and a snapshot of the current state. Loading rebuilds the ``Game`` and replays its
-current line from the initial state: if the replay does not reach the snapshot (the
-rules or the scenario changed since), the save is refused with the reason rather than
-silently played on a different game.
+entry, a snapshot of the current state and the dice rolled by hand not yet used.
+Loading rebuilds the ``Game`` and replays its current line from the initial state: if
+the replay does not reach the snapshot (the rules or the scenario changed since), the
+save is refused with the reason rather than silently played on a different game.
+
+A save is a file anyone may edit or share, so loading trusts none of it: the size is
+bounded before reading, every field is checked (``savecheck``) before replay, each
+action is judged by the rules again as it is replayed, and the scenario is only ever a
+shipped one or a file under the save's own folder (``locate_source``). Every refusal is
+one line: the save's path, what is wrong, where in the save, and what to do.
 
 The format carries a version. ``MIGRATIONS[n]`` turns a version-n save into version
 n+1; a save newer than this program, or older with no migration path, gets a clear
