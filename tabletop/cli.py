@@ -263,11 +263,32 @@ def _size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
+def _check_load_args(args: argparse.Namespace) -> str | None:
+    """With --load the save keeps its own seed, options and setup, so naming them too is
+    refused rather than ignored (finding W7a). Returns the scenario the player named to
+    load the save on, if any (the save's rules must be its own). Fills in --setup."""
+    if not args.load:
+        args.setup = args.setup or "auto"
+        return None
+    given = [flag for flag in ("seed", "option", "setup") if getattr(args, flag) is not None]
+    if given:
+        flags = " and ".join(f"--{flag}" for flag in given)
+        raise CliError(
+            f"{args.load}: a saved game keeps its seed, options and setup; drop {flags}, "
+            "or start a new game without --load"
+        )
+    args.setup = "auto"
+    scenario: str | None = args.scenario
+    return scenario
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
     from tabletop.engine.savefile import SaveError
     from tabletop.ui.table import open_table, start_autosave
+
+    named = _check_load_args(args)
 
     source = args.scenario or DEFAULT_SCENARIO
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
@@ -276,7 +297,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         app = open_table(
             source, rules=args.rules, size=args.size, seed=seed, options=dict(args.option or []),
-            setup=args.setup, load=load,
+            setup=args.setup, load=load, scenario=named,
         )  # fmt: skip
     except (SaveError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -647,8 +668,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the rule system's autoplayer plays SIDE (repeatable; other sides are people at this screen)",
     )  # fmt: skip
     p.add_argument(
-        "--setup", choices=("auto", "manual"), default="auto",
-        help="auto: the solver sets up and turn 1 begins; manual: place the setup pieces from the tray",
+        "--setup", choices=("auto", "manual"),
+        help="auto (default): the solver sets up and turn 1 begins; manual: place the setup pieces from the tray",
     )  # fmt: skip
     p.set_defaults(func=cmd_play)
 

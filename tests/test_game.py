@@ -248,7 +248,9 @@ def test_an_older_save_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     data = savefile.to_json(game, "test")
     old = {**data, "version": 0, "seed_value": data["seed"]}
     del old["seed"]
-    monkeypatch.setitem(savefile.MIGRATIONS, 0, lambda d: {**d, "seed": d.pop("seed_value")})
+    monkeypatch.setitem(
+        savefile.MIGRATIONS, 0, lambda d: {**{k: v for k, v in d.items() if k != "seed_value"}, "seed": d["seed_value"]}
+    )
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     assert savefile.read_save(path)["seed"] == game.seed

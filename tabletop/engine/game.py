@@ -31,10 +31,17 @@ from . import setup
 from .actions import END_PHASE, TABLE_ACTIONS, Action, generic_apply, generic_refusal
 from .dice import Dice, Roll, ScriptError
 from .pieces import Piece
+from .savecheck import shown
 from .setup import SetupProblem
 from .state import GameState, JsonDict
 
 SETUP = "setup"
+
+#: What rule code raises when it meets an action it never produced (a save edited by
+#: hand, finding T2): the rules refuse what they can first, and a checked replay turns
+#: these into a ReplayError naming the entry. StopIteration: a setup placement of a piece
+#: that is not waiting (finding T4).
+REPLAY_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError, StopIteration)
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,17 @@ class Phase:
 
 class IllegalAction(ValueError):
     """An action the rules refuse; the message says why. Nothing was changed."""
+
+
+class ReplayError(ValueError):
+    """A logged action that does not replay: the rules refuse it now, it breaks them, or
+    it does not end where the log says (a save edited by hand). ``index`` is its entry."""
+
+    def __init__(self, index: int, action: object, reason: str) -> None:
+        self.index = index
+        self.action = action
+        self.reason = reason
+        super().__init__(f"entry {index} ({shown(action)}) cannot be replayed: {reason}")
 
 
 class Ruleset(Protocol):
@@ -337,12 +355,19 @@ class Game:
     # -- the log: undo, redo, branches, bookmarks --------------------------------------
 
     def path(self, index: int | None = None) -> list[int]:
-        """Entry indices from the first to ``index`` (default: the head)."""
+        """Entry indices from the first to ``index`` (default: the head). Each entry
+        follows an earlier one, so this ends (a save is checked for it, finding H1);
+        ValueError if the log is not such a tree."""
         out: list[int] = []
         i = self.head if index is None else index
         while i >= 0:
+            if i >= len(self.entries):
+                raise ValueError(f"no log entry {i}: the log has {len(self.entries)}")
             out.append(i)
-            i = self.entries[i].parent
+            parent = self.entries[i].parent
+            if parent >= i:
+                raise ValueError(f"log entry {i} follows entry {parent}, not an earlier one: the log is not a tree")
+            i = parent
         return out[::-1]
 
     def can_undo(self) -> str | None:
@@ -376,7 +401,10 @@ class Game:
         on from there starts a new branch; the old one stays in ``entries``."""
         if not -1 <= index < len(self.entries):
             raise IllegalAction(f"no log entry {index}")
-        self.state = self._state_at(index)
+        try:
+            self.state = self._state_at(index)
+        except ReplayError as exc:  # a branch of a loaded save that was edited by hand
+            raise IllegalAction(str(exc)) from None
         self.head = index
         if index >= 0:
             parent = self.entries[index].parent
@@ -401,6 +429,8 @@ class Game:
             nxt = self.entries[i].last_child if i >= 0 else self._first_root()
             if nxt is None:
                 return i
+            if not i < nxt < len(self.entries):
+                raise ValueError(f"log entry {i} goes on to entry {nxt}, not a later one: the log is not a tree")
             i = nxt
 
     def branches(self) -> list[int]:
@@ -422,19 +452,45 @@ class Game:
             i = self.entries[i].parent
         state = GameState.from_json(board, self._snapshots[i])
         for j in reversed(chain):
-            self._replay_entry(state, self.entries[j])
+            self._replay_checked(state, j)
         return state
 
     def _replay_entry(self, state: GameState, entry: Entry) -> None:
         dice = Dice(self.seed, drawn=state.drawn, script=entry.script)
         self._apply(state, entry.action, dice)
 
-    def replay(self, index: int | None = None) -> GameState:
+    def _replay_checked(self, state: GameState, index: int) -> None:
+        """Replay entry ``index`` on ``state`` as ``play`` would: asking the rules first,
+        and checking it ends at the turn and phase the log says. ReplayError if not, for
+        a log read from a save may have been edited (the state is then unusable)."""
+        entry = self.entries[index]
+        live, self.state = self.state, state  # the rules judge the replayed state
+        try:
+            reason = self.refusal(entry.action)
+            if reason is None:
+                self._replay_entry(state, entry)
+                if (state.turn, state.phase) != (entry.turn, entry.phase):
+                    reason = (
+                        f"the log says turn {entry.turn}, {entry.phase} after it, "
+                        f"but replaying it gives turn {state.turn}, {state.phase}"
+                    )
+        except REPLAY_ERRORS as exc:
+            reason = f"the rules cannot apply it ({type(exc).__name__}: {exc})"
+        finally:
+            self.state = live
+        if reason is not None:
+            raise ReplayError(index, entry.action, reason)
+
+    def replay(self, index: int | None = None, *, check: bool = False) -> GameState:
         """Rebuild the state at ``index`` (default: the head) from the initial state and
-        the seed alone, applying each logged action again."""
+        the seed alone, applying each logged action again; with ``check`` each action is
+        judged by the rules first and ReplayError names the first that fails (a save)."""
         state = GameState.from_json(self.state.board, self.initial)
         for i in self.path(index):
-            self._replay_entry(state, self.entries[i])
+            if check:
+                self._replay_checked(state, i)
+            else:
+                self._replay_entry(state, self.entries[i])
         return state
 
     def log_lines(self) -> list[str]:

@@ -14,13 +14,16 @@ from pathlib import Path
 
 from tabletop.board import Map
 from tabletop.hexgrid import Hex
+from tabletop.yamlfile import DataError, DataErrors
 
 from . import savefile
 from .actions import END_PHASE
+from .freeplay_rules import FreePlayRules
 from .game import SETUP, Game, Ruleset
 from .pieces import MapState, Piece
+from .savecheck import shown
 from .scenario import Scenario
-from .state import GameState
+from .state import GameState, JsonDict
 
 
 def reinforcement_id(side: str | None, type_key: str, n: int) -> str:
@@ -75,22 +78,75 @@ def load_game(
     rules_for: Callable[[str | None], Ruleset],
     *,
     on_phase_end: Callable[[Game], None] | None = None,
+    scenario: str | None = None,
 ) -> tuple[Game, str, Scenario | Map]:
     """A saved game, the scenario argument it was started from and that scenario (or
-    map) opened; SaveError if the save cannot be read or no longer replays."""
+    map) opened; SaveError if the save cannot be read or no longer replays.
+
+    The save names its scenario (a shipped name, or a file in the save's folder); a
+    ``scenario`` the player names instead (``play SCENARIO --load SAVE``) is used in its
+    place, and must play the save's rules (findings X1, W7a)."""
     data = savefile.read_save(path)
-    opened = open_source(data["source"])
-    rules = rules_for(data["rules"])
-    if isinstance(opened, Scenario):
-        options = data["initial"].get("options", {}) if isinstance(data["initial"], dict) else {}
+    if scenario is None:
+        file, source = savefile.locate_source(path, data["source"])
         try:
-            problem = opened.setup_problem(options)
+            opened = open_source(str(file))
+        except (DataError, DataErrors) as exc:
+            raise savefile.opening_failed(path, file, exc) from None
+    else:
+        opened = open_source(scenario)  # the player's own choice: its errors as for `play`
+        source = str(Path(scenario).resolve()) if _is_file(scenario) else scenario
+    rules = _saved_rules(data, opened, rules_for, path, scenario)
+    if isinstance(opened, Scenario):
+        try:
+            problem = opened.setup_problem(data["initial"]["options"])
         except ValueError as exc:
-            raise savefile.SaveError(f"{path}: the scenario's options changed since: {exc}") from None
+            fix = f"it was made from {data['source']}: name that scenario instead of {scenario}, or none"
+            raise savefile.SaveError(
+                f"{path}: the scenario's options changed since: {exc} (initial.options); "
+                + (savefile.DAMAGED if scenario is None else fix)
+            ) from None
         game = savefile.restore(
-            data, opened.board, rules, where=str(path), setup=problem, unit_steps=opened.unit_steps
+            data, opened.board, rules, where=str(path), setup=problem, unit_steps=opened.unit_steps, named=scenario
         )
     else:
-        game = savefile.restore(data, opened, rules, where=str(path))
+        game = savefile.restore(data, opened, rules, where=str(path), named=scenario)
     game.on_phase_end = on_phase_end
-    return game, data["source"], opened
+    return game, source, opened
+
+
+def _saved_rules(
+    data: JsonDict,
+    opened: Scenario | Map,
+    rules_for: Callable[[str | None], Ruleset],
+    path: Path,
+    named: str | None,
+) -> Ruleset:
+    """The rule system a checked save names: one this tabletop plays, and its scenario's
+    own or free play (any scenario may be played free, ``--rules free``). The phases of
+    its log are checked against it before replay (finding T2)."""
+    name = data["rules"]
+    rules = rules_for(name)
+    if rules.name != name:
+        raise savefile.SaveError(
+            f"{path}: `rules` is {shown(name)}, not a rule system this tabletop plays (rules); {savefile.DAMAGED}"
+        )
+    own = rules_for(opened.rules).name
+    if name in (own, FreePlayRules.name):
+        return rules
+    if named is not None:
+        raise savefile.SaveError(
+            f"{path}: this save was played under the {name} rules, but {named} is played under {own} (rules); "
+            f"name the scenario the save was made from ({data['source']}), or load it without naming one"
+        )
+    raise savefile.SaveError(
+        f"{path}: this save was played under the {name} rules, but its scenario {data['source']} is played "
+        f"under {own} (rules); the scenario changed since it was saved, or {savefile.DAMAGED}"
+    )
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except OSError:  # a name too long for a path
+        return False

@@ -91,6 +91,7 @@ def open_table(
     setup: str = "auto",
     load: Path | None = None,
     autosave: Path | None = None,
+    scenario: str | None = None,
 ) -> App:
     """An App for a map or scenario (path or bare shipped name) with a game begun on it,
     or for a saved game (``load``). DataErrors if unreadable, SaveError for a bad save,
@@ -101,7 +102,9 @@ def open_table(
     from ``start_autosave``."""
     save_phase = Autosaver(autosave, source, last_good=load)  # a loaded save is a good one
     if load is not None:
-        game, source, opened = load_game(load, open_map_or_scenario, ruleset, on_phase_end=save_phase)
+        game, source, opened = load_game(
+            load, open_map_or_scenario, ruleset, on_phase_end=save_phase, scenario=scenario
+        )  # ``scenario``: one the player named to load the save on, instead of the save's own
     else:
         opened = open_map_or_scenario(source)
         if Path(source).is_file():
