@@ -415,7 +415,9 @@ def _run_pairs(cells: _Cells) -> tuple[np.ndarray, np.ndarray]:
     return idx[pairs], idx[pairs + 1]
 
 
-def _streamed(effects: EffectGrid, grazing: GrazeRule, source: Hex, dq: np.ndarray, dr: np.ndarray) -> np.ndarray:
+def _streamed(
+    effects: EffectGrid, grazing: GrazeRule, source: Hex, dq: np.ndarray, dr: np.ndarray
+) -> np.ndarray:
     """Effect level of each line, with no table: the lines' contacts are worked out a
     few columns at a time, outward from the source, and a line leaves the work once it
     is blocked. Memory stays within a pass of ``PASS_CELLS`` cells whatever the map's

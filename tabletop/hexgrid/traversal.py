@@ -30,7 +30,7 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from .coords import DIRECTIONS, Hex
 
@@ -110,11 +110,61 @@ def traverse(a: Hex, b: Hex) -> Traversal:
     return Traversal(a, b, crossed, rel.spans, grazed, rel.denominator)
 
 
-@lru_cache(maxsize=1 << 16)
+#: Vectors up to this length (in hexes) are kept once worked out: the lines a game asks
+#: again and again. About 60 MB when every one of them is kept.
+CACHE_REACH = 64
+#: Canonical (1/12 wedge) vectors up to this length are kept: each serves 12 vectors.
+#: About 80 MB when every one of them is kept.
+WEDGE_REACH = 128
+#: Longer vectors kept, most recently used first: a whole-map sweep of a big map must not
+#: keep every line it draws (a line across a 999 x 999 map is about 400 KB of objects).
+FAR_ENTRIES = 128
+
+
 def relative_traversal(dq: int, dr: int) -> Traversal:
-    """Traversal from Hex(0, 0) along the axial vector (dq, dr); cached per vector."""
+    """Traversal from Hex(0, 0) along the axial vector (dq, dr); cached per vector, with
+    the memory the caches hold bounded (``CACHE_REACH``, ``WEDGE_REACH``, ``FAR_ENTRIES``)."""
+    t = _NEAR.get((dq, dr))
+    if t is not None:
+        return t
+    if max(abs(dq), abs(dr), abs(dq + dr)) > CACHE_REACH:
+        return _far(dq, dr)
+    t = _NEAR[(dq, dr)] = _oriented(dq, dr)
+    return t
+
+
+#: Every vector up to CACHE_REACH once asked (at most 12,481 of them): a plain dict,
+#: bounded by what may enter it, is the cheapest lookup on the hot path of a query.
+_NEAR: dict[tuple[int, int], Traversal] = {}
+
+
+def _clear_caches() -> None:
+    """Empty every traversal cache (benchmarks measure cold starts with this)."""
+    _NEAR.clear()
+    _far.cache_clear()
+    _far_wedge.cache_clear()
+    _wedge_traversal.cache_clear()
+
+
+relative_traversal.cache_clear = _clear_caches  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=FAR_ENTRIES)
+def _far(dq: int, dr: int) -> Traversal:
+    return _oriented(dq, dr)
+
+
+def _wedge(dq: int, dr: int) -> Traversal:
+    """The wedge traversal, from the kept ones when the vector is short enough."""
+    if dq <= WEDGE_REACH:  # in the wedge the length is dq
+        return _wedge_traversal(dq, dr)
+    return _far_wedge(dq, dr)
+
+
+def _oriented(dq: int, dr: int) -> Traversal:
+    """The traversal of (dq, dr): its wedge image's, mapped back by the grid's symmetry."""
     steps, mirrored, canon = _canonical(Hex(dq, dr))
-    base = _wedge_traversal(canon.q, canon.r)
+    base = _wedge(canon.q, canon.r)
     if steps == 0 and not mirrored:
         return base
 
@@ -152,7 +202,8 @@ def relative_traversal(dq: int, dr: int) -> Traversal:
 
 
 def precompute(max_range: int) -> int:
-    """Fill the caches for every vector up to ``max_range``; returns how many vectors.
+    """Work out every vector up to ``max_range``; returns how many vectors. Those up to
+    ``CACHE_REACH`` stay cached (and their wedge images up to ``WEDGE_REACH``).
 
     For bulk work (a viewshed over a whole map, a bot's survey). The objects made are
     acyclic, so the cyclic garbage collector is paused meanwhile: with it running,
@@ -204,9 +255,19 @@ def _canonical(v: Hex) -> tuple[int, bool, Hex]:
     raise AssertionError(f"no sextant holds {v}")  # unreachable for a nonzero vector
 
 
-@cache
+@lru_cache(maxsize=1 << 13)  # holds every wedge vector up to WEDGE_REACH (about 4,200)
 def _wedge_traversal(dq: int, dr: int) -> Traversal:
     """The traversal for a vector of the canonical wedge (or the zero vector)."""
+    return _wedge_compute(dq, dr)
+
+
+@lru_cache(maxsize=FAR_ENTRIES)
+def _far_wedge(dq: int, dr: int) -> Traversal:
+    return _wedge_compute(dq, dr)
+
+
+def _wedge_compute(dq: int, dr: int) -> Traversal:
+    """The traversal for a vector of the canonical wedge, worked out (no cache)."""
     X, Y = 3 * dq, 2 * dr + dq
     slopes = (Y, X + Y, X - Y)
     denominator = 1
