@@ -8,8 +8,13 @@ its grazes read by the grazing rule. So the per-vector traversals are laid out o
 flat integer arrays (a ragged "CSR" table), and a viewshed is a gather from the map's
 effect grid followed by a per-line maximum.
 
-Exactness is unchanged: the tables are the exact traversals; the tests compare this
-path with ``line_of_sight`` hex by hex.
+Memory stays bounded on any map (finding H5): the traversals are worked out in numpy
+passes of at most ``PASS_CELLS`` cells, a table is kept only for lines up to
+``TABLE_REACH`` hexes, and a viewshed with longer lines works them out as it goes,
+outward from the source, dropping each line once it is blocked.
+
+Exactness is unchanged: the contacts come from the same integer test as
+``hexgrid.traversal``; the tests compare both paths with ``line_of_sight`` hex by hex.
 """
 
 from __future__ import annotations

@@ -20,7 +20,10 @@ the flat-top one in axial terms, so the answer depends on the axial vector alone
 The contacted hexes form a connected set (their closures cover the segment), so a
 flood fill from the start hex through contacted hexes finds them all. Results are
 computed once per vector in a 1/12 wedge and rotated/reflected to the others (the
-grid's 12 symmetries are exact), then cached per vector.
+grid's 12 symmetries are exact), then cached per vector: every vector up to
+``CACHE_REACH`` for good, longer ones in small LRUs, so a sweep over a big map never
+keeps every line it drew (finding H5). Whole-map work in bulk uses the numpy version of
+the same test in ``tabletop.engine.fastview``.
 
 Knows nothing of terrain, units or rules: what a graze *means* is a rule system's call.
 """
