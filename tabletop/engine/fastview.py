@@ -145,8 +145,10 @@ class EffectGrid:
     r0: int
 
     @classmethod
-    def of(cls, grid: RectGrid, obstacles: dict[Hex, Obstacle]) -> EffectGrid:
-        hexes = grid.hexes()
+    def of(cls, grid: RectGrid, obstacles: dict[Hex, Obstacle], hexes: list[Hex] | None = None) -> EffectGrid:
+        """The grid of a map's effects; ``hexes``, if given, is ``grid.hexes()`` already
+        listed (a million of them on the biggest maps: worth listing once)."""
+        hexes = grid.hexes() if hexes is None else hexes
         qs = [h.q for h in hexes]
         rs = [h.r for h in hexes]
         q0, r0 = min(qs) - 1, min(rs) - 1
