@@ -7,7 +7,8 @@
   against a plain per-query shapely test (the line against the blocking hex polygons,
   through an STRtree);
 - viewshed of every hex of a 100 x 100 map from its centre: median time, against
-  hexutil's field of view on the same map.
+  hexutil's field of view on the same map;
+- viewshed from the corner of a 200 x 200 map: time and peak memory allocated.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,27 @@ def hexutil_fov(board: Map, source: Hex) -> set[Hex] | None:
 
     seen = hexutil.Hex(2 * source.q + source.r, source.r).field_of_view(transparent, 400)
     return {Hex((hx.x - hx.y) // 2, hx.y) for hx in seen}
+
+
+def big_map_viewshed(size: int, seed: int) -> dict[str, Any]:
+    """A whole-map viewshed from the corner of a ``size`` x ``size`` map (8% blocking):
+    its time and the peak memory it allocates (finding H5: 5.5 GB at 200 x 200 before)."""
+    state = MapState.of(random_map(size, 0.08, seed))
+    policy = FreePlayPolicy.for_map(state)
+    corner = state.board.grid.hexes()[0]
+    t0 = time.perf_counter()
+    seen = viewshed(state, policy, corner)
+    elapsed = time.perf_counter() - t0
+    tracemalloc.start()
+    again = viewshed(state, policy, corner)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert again == seen
+    return {
+        f"big{size}_corner_viewshed_s": round(elapsed, 3),
+        f"big{size}_corner_viewshed_peak_alloc_mb": round(peak / 2**20, 1),
+        f"big{size}_corner_visible": len(seen),
+    }
 
 
 def run(size: int = 100, queries: int = 2000, seed: int = 1) -> dict[str, Any]:
@@ -144,6 +167,7 @@ def run(size: int = 100, queries: int = 2000, seed: int = 1) -> dict[str, Any]:
     ours_view = min(_median_time(lambda _: viewshed(state, policy, centre), list(range(9))) for _ in range(2))
     out["viewshed_hexes"] = len(hexes)
     out["viewshed_median_ms"] = round(ours_view * 1e3, 2)
+    out.update(big_map_viewshed(200, seed))
     fov = hexutil_fov(board, centre)
     if fov is None:
         out["hexutil"] = "not installed (pip install hexutil) - comparison skipped"

@@ -8,18 +8,22 @@ its grazes read by the grazing rule. So the per-vector traversals are laid out o
 flat integer arrays (a ragged "CSR" table), and a viewshed is a gather from the map's
 effect grid followed by a per-line maximum.
 
-Exactness is unchanged: the tables are the exact traversals; the tests compare this
-path with ``line_of_sight`` hex by hex.
+Memory stays bounded on any map (finding H5): the traversals are worked out in numpy
+passes of at most ``PASS_CELLS`` cells, a table is kept only for lines up to
+``TABLE_REACH`` hexes, and a viewshed with longer lines works them out as it goes,
+outward from the source, dropping each line once it is blocked.
+
+Exactness is unchanged: the contacts come from the same integer test as
+``hexgrid.traversal``; the tests compare both paths with ``line_of_sight`` hex by hex.
 """
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 
 import numpy as np
 
-from tabletop.hexgrid import Hex, RectGrid, relative_traversal
+from tabletop.hexgrid import Hex, RectGrid
 
 from .los import GrazeRule, Obstacle
 
@@ -56,6 +60,9 @@ class VectorTable:
 
 _TABLES: dict[int, VectorTable] = {}
 HEAD = 6  # crossed hexes per line read in the first, dense pass
+#: Longest vector (in hexes) a kept table covers. A table grows as the cube of its reach
+#: (about 20 MB at 100); beyond it each viewshed works its lines out as it goes.
+TABLE_REACH = 100
 
 
 def vector_table(reach: int) -> VectorTable:
@@ -70,38 +77,38 @@ def vector_table(reach: int) -> VectorTable:
 
 
 def _build(reach: int) -> VectorTable:
+    """Every vector up to ``reach``: its exact contacts worked out in numpy passes of
+    at most ``PASS_CELLS`` cells, kept as int32 rows (crossed hexes ordered by where the
+    line enters them)."""
+    grid_q, grid_r = np.meshgrid(np.arange(-reach, reach + 1), np.arange(-reach, reach + 1), indexing="ij")
+    inside = np.abs(grid_q + grid_r) <= reach
+    vq, vr = grid_q[inside], grid_r[inside]  # dq-major, dr-minor, as the ids below
     size = 2 * reach + 1
     ids = np.full((size, size), -1, dtype=np.int32)
-    rows: dict[str, tuple[list[int], list[int], list[int]]] = {
-        k: ([], [], [0]) for k in ("crossed", "corners", "run_a", "run_b")
+    ids[vq + reach, vr + reach] = np.arange(len(vq), dtype=np.int32)
+    parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {
+        k: [] for k in ("crossed", "corners", "run_a", "run_b")
     }
-    was_enabled = gc.isenabled()
-    gc.disable()  # millions of small acyclic objects: see hexgrid.traversal.precompute
-    try:
-        vid = 0
-        for dq in range(-reach, reach + 1):
-            for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1):
-                t = relative_traversal(dq, dr)
-                ids[dq + reach, dr + reach] = vid
-                vid += 1
-                _extend(rows["crossed"], t.crossed[1:-1])
-                _extend(rows["corners"], [g.hex for g in t.grazed if g.corner is not None])
-                runs: dict[tuple[int, int], list[Hex]] = {}
-                for g in t.grazed:
-                    if g.side is not None:
-                        runs.setdefault((g.start, g.end), []).append(g.hex)
-                pairs = [p for p in runs.values() if len(p) == 2]
-                _extend(rows["run_a"], [p[0] for p in pairs])
-                _extend(rows["run_b"], [p[1] for p in pairs])
-    finally:
-        if was_enabled:
-            gc.enable()
+    for lo, hi in _batches(np.maximum(np.maximum(np.abs(vq), np.abs(vr)), np.abs(vq + vr))):
+        nonzero = np.nonzero((vq[lo:hi] != 0) | (vr[lo:hi] != 0))[0]
+        w = _wedge(vq[lo:hi][nonzero], vr[lo:hi][nonzero])
+        cells = _cells(w, np.arange(len(nonzero)), 0, w.cq + 1)
+        vid = nonzero[cells.vector] + lo
+        keep = np.nonzero(cells.interior)[0]
+        keep = keep[np.lexsort((cells.enter[keep], vid[keep]))]
+        parts["crossed"].append((vid[keep], cells.q[keep], cells.r[keep]))
+        keep = np.nonzero(cells.corner)[0]
+        parts["corners"].append((vid[keep], cells.q[keep], cells.r[keep]))
+        a, b = _run_pairs(cells)
+        parts["run_a"].append((vid[a], cells.q[a], cells.r[a]))
+        parts["run_b"].append((vid[b], cells.q[b], cells.r[b]))
 
     def ragged(key: str) -> _Ragged:
-        q, r, ptr = rows[key]
-        return _Ragged(
-            np.asarray(q, dtype=np.int32), np.asarray(r, dtype=np.int32), np.asarray(ptr, dtype=np.int64)
-        )
+        vid, q, r = (np.concatenate([p[i] for p in parts[key]]) for i in range(3))
+        order = np.argsort(vid, kind="stable")  # batches come in vector order already
+        ptr = np.zeros(len(vq) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(vid, minlength=len(vq)), out=ptr[1:])
+        return _Ragged(q[order].astype(np.int32), r[order].astype(np.int32), ptr)
 
     crossed = ragged("crossed")
     lengths = np.diff(crossed.ptr)
@@ -115,12 +122,17 @@ def _build(reach: int) -> VectorTable:
     )
 
 
-def _extend(row: tuple[list[int], list[int], list[int]], hexes: list[Hex] | tuple[Hex, ...]) -> None:
-    qs, rs, ptr = row
-    for h in hexes:
-        qs.append(h[0])
-        rs.append(h[1])
-    ptr.append(len(qs))
+def _batches(lengths: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive slices of vectors whose candidate cells (3 a column, a vector's
+    length in columns) stay within ``PASS_CELLS`` a slice."""
+    cost = np.cumsum(3 * (lengths.astype(np.int64) + 1))
+    out, lo = [], 0
+    while lo < len(lengths):
+        base = cost[lo - 1] if lo else 0
+        hi = max(int(np.searchsorted(cost, base + PASS_CELLS, side="right")), lo + 1)
+        out.append((lo, hi))
+        lo = hi
+    return out
 
 
 @dataclass(frozen=True)
@@ -133,8 +145,10 @@ class EffectGrid:
     r0: int
 
     @classmethod
-    def of(cls, grid: RectGrid, obstacles: dict[Hex, Obstacle]) -> EffectGrid:
-        hexes = grid.hexes()
+    def of(cls, grid: RectGrid, obstacles: dict[Hex, Obstacle], hexes: list[Hex] | None = None) -> EffectGrid:
+        """The grid of a map's effects; ``hexes``, if given, is ``grid.hexes()`` already
+        listed (a million of them on the biggest maps: worth listing once)."""
+        hexes = grid.hexes() if hexes is None else hexes
         qs = [h.q for h in hexes]
         rs = [h.r for h in hexes]
         q0, r0 = min(qs) - 1, min(rs) - 1
@@ -181,6 +195,8 @@ def fast_viewshed(
         return np.zeros(0, dtype=np.int8)
     dq, dr = tq - source.q, tr - source.r
     reach = int(max(np.abs(dq).max(), np.abs(dr).max(), np.abs(dq + dr).max()))
+    if reach > TABLE_REACH:
+        return _streamed(effects, grazing, source, dq, dr)
     table = vector_table(reach)
     vids = table.ids[dq + table.reach, dr + table.reach].astype(np.int64)
     worst = _crossed_worst(table, vids, source, effects)
@@ -256,3 +272,198 @@ def _both_sides(table: VectorTable, vids: np.ndarray, source: Hex, effects: Effe
         effects.levels[a.q[idx] + dq, a.r[idx] + dr], effects.levels[b.q[idx] + dq, b.r[idx] + dr]
     )
     return _row_max(weaker, first, lengths)
+
+
+# --- exact traversal of many vectors at once, in numpy -------------------------------
+#
+# The same integer test as ``hexgrid.traversal._wedge_traversal`` (three slabs in the
+# lattice frame X = 3q, Y = 2r + q), asked of every candidate hex of many vectors in one
+# pass instead of by a flood fill in Python. A canonical-wedge vector (q > 0, r <= 0,
+# q + 2r >= 0) has slope 0 <= Y/X <= 1/3, so the hexes it meets lie in columns 0..q and,
+# in column c, at rows r0(c) .. r0(c) + 2 (see ``_candidates``). The answers are mapped
+# back to each vector's own orientation by the grid's exact symmetries.
+
+#: Cells (candidate hexes) examined per numpy pass: bounds the working memory of a pass
+#: (about 150 bytes a cell) whatever the map's size.
+PASS_CELLS = 1 << 20
+
+
+@dataclass(frozen=True)
+class _Wedge:
+    """Vectors brought into the canonical wedge: canonical (q, r), the lattice slopes and
+    scales of the three slabs, and the inverse map (a, b, c, d): q' = a q + b r,
+    r' = c q + d r, from the wedge back to each vector's own orientation."""
+
+    cq: np.ndarray
+    cr: np.ndarray
+    y: np.ndarray
+    denominator: np.ndarray
+    scale: tuple[np.ndarray, np.ndarray, np.ndarray]
+    back: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _rotated(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One step of rotation, as ``hexgrid.traversal._rotate``: (q, r) -> (q + r, -q)."""
+    return q + r, -q
+
+
+def _inverse_maps() -> np.ndarray:
+    """Row 2 * steps + mirrored: (a, b, c, d) taking a wedge vector back to the vector
+    that ``steps`` rotations and then (if mirrored) the reflection brought into it."""
+    rows = []
+    for steps in range(6):
+        for mirrored in (0, 1):
+            cols = []
+            for q, r in ((1, 0), (0, 1)):
+                if mirrored:
+                    q, r = q, -q - r
+                for _ in range((-steps) % 6):
+                    q, r = q + r, -q
+                cols.append((q, r))
+            (a, c), (b, d) = cols
+            rows.append((a, b, c, d))
+    return np.array(rows, dtype=np.int64)
+
+
+_BACK = _inverse_maps()
+
+
+def _wedge(dq: np.ndarray, dr: np.ndarray) -> _Wedge:
+    """Bring nonzero vectors into the canonical wedge (as ``traversal._canonical``)."""
+    q, r = dq.astype(np.int64), dr.astype(np.int64)
+    steps = np.full(len(q), -1, dtype=np.int64)
+    wq, wr = np.zeros_like(q), np.zeros_like(r)
+    for k in range(6):
+        hit = (steps < 0) & (r <= 0) & (q + r > 0)
+        steps[hit], wq[hit], wr[hit] = k, q[hit], r[hit]
+        q, r = _rotated(q, r)
+    mirrored = wq + 2 * wr < 0
+    cq = wq
+    cr = np.where(mirrored, -wq - wr, wr)
+    x, y = 3 * cq, 2 * cr + cq
+    s1, s2 = x + y, x - y
+    denominator = np.where(y != 0, y, 1) * s1 * s2
+    scale = (denominator // np.where(y != 0, y, 1), denominator // s1, denominator // s2)
+    back = _BACK[2 * steps + mirrored]
+    return _Wedge(cq, cr, y, denominator, scale, (back[:, 0], back[:, 1], back[:, 2], back[:, 3]))
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """The hexes some vectors meet in a range of columns, one entry a hex: which vector
+    (index into the vectors asked), its offset from the source in the vector's own
+    orientation, where the line enters it, and what kind of contact it is."""
+
+    vector: np.ndarray
+    q: np.ndarray
+    r: np.ndarray
+    enter: np.ndarray
+    leave: np.ndarray
+    interior: np.ndarray  # crossed, not an end
+    corner: np.ndarray  # grazed at a corner only
+    side: np.ndarray  # grazed along a hexside
+
+
+def _cells(w: _Wedge, which: np.ndarray, first: int, columns: np.ndarray) -> _Cells:
+    """The contacts of vectors ``which`` (indices into ``w``) in columns
+    ``first .. first + columns[i] - 1`` of the wedge frame."""
+    total = int(columns.sum())
+    start = np.cumsum(columns) - columns
+    pos = np.repeat(which, columns)
+    col = np.arange(total, dtype=np.int64) - np.repeat(start, columns) + first
+    cq, y = w.cq[pos], w.y[pos]
+    r0 = (y * col - 2 * cq - col * cq) // (2 * cq)  # lowest row the line can touch
+    pos = np.repeat(pos, 3)
+    col = np.repeat(col, 3)
+    row = np.repeat(r0, 3) + np.tile(np.arange(3, dtype=np.int64), total)
+    cx, cy = 3 * col, 2 * row + col
+    y = w.y[pos]
+    denominator = w.denominator[pos]
+    s0, s1, s2 = (s[pos] for s in w.scale)
+    flat = y == 0
+    lo = np.maximum(np.maximum((cx + cy - 2) * s1, (cx - cy - 2) * s2), 0)
+    hi = np.minimum(np.minimum((cx + cy + 2) * s1, (cx - cy + 2) * s2), denominator)
+    lo = np.where(flat, lo, np.maximum(lo, (cy - 1) * s0))
+    hi = np.where(flat, hi, np.minimum(hi, (cy + 1) * s0))
+    met = (lo <= hi) & ~(flat & (np.abs(cy) > 1))
+    side = met & flat & (np.abs(cy) == 1)
+    crossed = met & ~side & (lo < hi)
+    corner = met & ~side & (lo == hi)
+    end = ((col == 0) & (row == 0)) | ((col == w.cq[pos]) & (row == w.cr[pos]))
+    keep = np.nonzero(met)[0]
+    pos, col, row = pos[keep], col[keep], row[keep]
+    a, b, c, d = (m[pos] for m in w.back)
+    return _Cells(
+        pos,
+        a * col + b * row,
+        c * col + d * row,
+        lo[keep],
+        hi[keep],
+        (crossed & ~end)[keep],
+        corner[keep],
+        side[keep],
+    )
+
+
+def _run_pairs(cells: _Cells) -> tuple[np.ndarray, np.ndarray]:
+    """Indices (into ``cells``) of the two hexes of each hexside run: side grazes of one
+    vector over the same stretch, where exactly two hexes share it."""
+    idx = np.nonzero(cells.side)[0]
+    if len(idx) == 0:
+        return idx, idx
+    order = np.lexsort((cells.leave[idx], cells.enter[idx], cells.vector[idx]))
+    idx = idx[order]
+    key = np.stack([cells.vector[idx], cells.enter[idx], cells.leave[idx]])
+    new = np.ones(len(idx), dtype=bool)
+    new[1:] = np.any(key[:, 1:] != key[:, :-1], axis=0)
+    starts = np.nonzero(new)[0]
+    sizes = np.diff(np.append(starts, len(idx)))
+    pairs = starts[sizes == 2]
+    return idx[pairs], idx[pairs + 1]
+
+
+def _streamed(
+    effects: EffectGrid, grazing: GrazeRule, source: Hex, dq: np.ndarray, dr: np.ndarray
+) -> np.ndarray:
+    """Effect level of each line, with no table: the lines' contacts are worked out a
+    few columns at a time, outward from the source, and a line leaves the work once it
+    is blocked. Memory stays within a pass of ``PASS_CELLS`` cells whatever the map's
+    size; in most terrain the lines are blocked a few hexes out, so little is computed."""
+    worst = np.zeros(len(dq), dtype=np.int8)
+    moving = np.nonzero((dq != 0) | (dr != 0))[0]
+    if len(moving) == 0:
+        return worst
+    w = _wedge(dq[moving], dr[moving])
+    width = effects.levels.shape[1]
+    flat = effects.levels.reshape(-1)
+    base_q, base_r = source.q - effects.q0, source.r - effects.r0
+    level = np.zeros(len(moving), dtype=np.int8)
+    active = np.arange(len(moving))
+    first, step = 0, HEAD
+    while len(active):
+        step = max(1, min(step, PASS_CELLS // (3 * len(active))))
+        for part in np.array_split(active, max(1, (3 * step * len(active)) // PASS_CELLS + 1)):
+            columns = np.clip(w.cq[part] + 1 - first, 0, step)
+            cells = _cells(w, part, first, columns)
+            lv = flat[(cells.q + base_q) * width + (cells.r + base_r)]
+            counts = cells.interior | (cells.corner if grazing == "either" else False)
+            _raise_to(level, cells.vector, np.where(counts, lv, 0))
+            if grazing != "never":
+                a, b = _run_pairs(cells)
+                pair = np.minimum(lv[a], lv[b]) if grazing == "both" else np.maximum(lv[a], lv[b])
+                _raise_to(level, cells.vector[a], pair)
+        first += step
+        step *= 2
+        active = active[(level[active] < 2) & (w.cq[active] + 1 > first)]
+    worst[moving] = level
+    return worst
+
+
+def _raise_to(level: np.ndarray, vector: np.ndarray, seen: np.ndarray) -> None:
+    """``level[v] = max(level[v], seen)`` for every entry, where ``vector`` comes in runs
+    of equal values (the cells of a vector are contiguous): one ``maximum.reduceat``."""
+    if len(vector) == 0:
+        return
+    starts = np.flatnonzero(np.concatenate(([True], vector[1:] != vector[:-1])))
+    owners = vector[starts]
+    level[owners] = np.maximum(level[owners], np.maximum.reduceat(seen, starts).astype(np.int8))

@@ -18,6 +18,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Literal, NamedTuple, Protocol
 
 from tabletop.hexgrid import Graze, Hex, Hexside, Traversal, distance, hexside, relative_traversal, traverse
+from tabletop.hexgrid.traversal import CACHE_REACH, FAR_ENTRIES
 
 from .pieces import MapState, Piece
 
@@ -320,9 +321,27 @@ def _along(f: Finding) -> tuple[float, int]:
 _new = tuple.__new__  # Hex without NamedTuple's Python-level __new__ (hot loop)
 
 
-@lru_cache(maxsize=1 << 16)
 def _interior(dq: int, dr: int) -> tuple[tuple[int, int, float], ...]:
-    """The crossed hexes between the ends of a vector, each with where the line enters it."""
+    """The crossed hexes between the ends of a vector, each with where the line enters it;
+    kept like the traversals themselves (short vectors all, long ones a few: H5)."""
+    found = _INTERIOR_NEAR.get((dq, dr))
+    if found is not None:
+        return found
+    if max(abs(dq), abs(dr), abs(dq + dr)) > CACHE_REACH:
+        return _interior_far(dq, dr)
+    found = _INTERIOR_NEAR[(dq, dr)] = _interior_of(dq, dr)
+    return found
+
+
+_INTERIOR_NEAR: dict[tuple[int, int], tuple[tuple[int, int, float], ...]] = {}  # up to CACHE_REACH
+
+
+@lru_cache(maxsize=FAR_ENTRIES)
+def _interior_far(dq: int, dr: int) -> tuple[tuple[int, int, float], ...]:
+    return _interior_of(dq, dr)
+
+
+def _interior_of(dq: int, dr: int) -> tuple[tuple[int, int, float], ...]:
     rel = relative_traversal(dq, dr)
     d = rel.denominator
     return tuple((q, r, rel.spans[i][0] / d) for i, (q, r) in enumerate(rel.crossed[1:-1], start=1))

@@ -71,7 +71,8 @@ def _fast(state: MapState, policy: LosPolicy, source: Hex, max_range: int | None
         hexes = state.board.grid.hexes()
         qs = np.fromiter((h.q for h in hexes), dtype=np.int64, count=len(hexes))
         rs = np.fromiter((h.r for h in hexes), dtype=np.int64, count=len(hexes))
-        _LAST[:] = [(state, state.version, policy, EffectGrid.of(state.board.grid, static), hexes, qs, rs)]
+        effects = EffectGrid.of(state.board.grid, static, hexes)
+        _LAST[:] = [(state, state.version, policy, effects, hexes, qs, rs)]
     _, _, _, effects, hexes, qs, rs = _LAST[0]
     if max_range is not None:
         dq, dr = qs - source.q, rs - source.r

@@ -18,9 +18,13 @@ an integer. Affine maps preserve incidence, and the pointy-top layout is a rotat
 the flat-top one in axial terms, so the answer depends on the axial vector alone.
 
 The contacted hexes form a connected set (their closures cover the segment), so a
-flood fill from the start hex through contacted hexes finds them all. Results are
+flood fill from the start hex through contacted hexes finds them all (lines longer
+than ``NUMPY_FROM`` put the same test to every candidate hex at once, in numpy). Results are
 computed once per vector in a 1/12 wedge and rotated/reflected to the others (the
-grid's 12 symmetries are exact), then cached per vector.
+grid's 12 symmetries are exact), then cached per vector: every vector up to
+``CACHE_REACH`` for good, longer ones in small LRUs, so a sweep over a big map never
+keeps every line it drew (finding H5). Whole-map work in bulk uses the numpy version of
+the same test in ``tabletop.engine.fastview``.
 
 Knows nothing of terrain, units or rules: what a graze *means* is a rule system's call.
 """
@@ -30,7 +34,9 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
+
+import numpy as np
 
 from .coords import DIRECTIONS, Hex
 
@@ -110,11 +116,61 @@ def traverse(a: Hex, b: Hex) -> Traversal:
     return Traversal(a, b, crossed, rel.spans, grazed, rel.denominator)
 
 
-@lru_cache(maxsize=1 << 16)
+#: Vectors up to this length (in hexes) are kept once worked out: the lines a game asks
+#: again and again. About 60 MB when every one of them is kept.
+CACHE_REACH = 64
+#: Canonical (1/12 wedge) vectors up to this length are kept: each serves 12 vectors.
+#: About 80 MB when every one of them is kept.
+WEDGE_REACH = 128
+#: Longer vectors kept, most recently used first: a whole-map sweep of a big map must not
+#: keep every line it draws (a line across a 999 x 999 map is about 400 KB of objects).
+FAR_ENTRIES = 128
+
+
 def relative_traversal(dq: int, dr: int) -> Traversal:
-    """Traversal from Hex(0, 0) along the axial vector (dq, dr); cached per vector."""
+    """Traversal from Hex(0, 0) along the axial vector (dq, dr); cached per vector, with
+    the memory the caches hold bounded (``CACHE_REACH``, ``WEDGE_REACH``, ``FAR_ENTRIES``)."""
+    t = _NEAR.get((dq, dr))
+    if t is not None:
+        return t
+    if max(abs(dq), abs(dr), abs(dq + dr)) > CACHE_REACH:
+        return _far(dq, dr)
+    t = _NEAR[(dq, dr)] = _oriented(dq, dr)
+    return t
+
+
+#: Every vector up to CACHE_REACH once asked (at most 12,481 of them): a plain dict,
+#: bounded by what may enter it, is the cheapest lookup on the hot path of a query.
+_NEAR: dict[tuple[int, int], Traversal] = {}
+
+
+def _clear_caches() -> None:
+    """Empty every traversal cache (benchmarks measure cold starts with this)."""
+    _NEAR.clear()
+    _far.cache_clear()
+    _far_wedge.cache_clear()
+    _wedge_traversal.cache_clear()
+
+
+relative_traversal.cache_clear = _clear_caches  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=FAR_ENTRIES)
+def _far(dq: int, dr: int) -> Traversal:
+    return _oriented(dq, dr)
+
+
+def _wedge(dq: int, dr: int) -> Traversal:
+    """The wedge traversal, from the kept ones when the vector is short enough."""
+    if dq <= WEDGE_REACH:  # in the wedge the length is dq
+        return _wedge_traversal(dq, dr)
+    return _far_wedge(dq, dr)
+
+
+def _oriented(dq: int, dr: int) -> Traversal:
+    """The traversal of (dq, dr): its wedge image's, mapped back by the grid's symmetry."""
     steps, mirrored, canon = _canonical(Hex(dq, dr))
-    base = _wedge_traversal(canon.q, canon.r)
+    base = _wedge(canon.q, canon.r)
     if steps == 0 and not mirrored:
         return base
 
@@ -152,7 +208,8 @@ def relative_traversal(dq: int, dr: int) -> Traversal:
 
 
 def precompute(max_range: int) -> int:
-    """Fill the caches for every vector up to ``max_range``; returns how many vectors.
+    """Work out every vector up to ``max_range``; returns how many vectors. Those up to
+    ``CACHE_REACH`` stay cached (and their wedge images up to ``WEDGE_REACH``).
 
     For bulk work (a viewshed over a whole map, a bot's survey). The objects made are
     acyclic, so the cyclic garbage collector is paused meanwhile: with it running,
@@ -204,9 +261,81 @@ def _canonical(v: Hex) -> tuple[int, bool, Hex]:
     raise AssertionError(f"no sextant holds {v}")  # unreachable for a nonzero vector
 
 
-@cache
+@lru_cache(maxsize=1 << 13)  # holds every wedge vector up to WEDGE_REACH (about 4,200)
 def _wedge_traversal(dq: int, dr: int) -> Traversal:
     """The traversal for a vector of the canonical wedge (or the zero vector)."""
+    return _wedge_compute(dq, dr)
+
+
+@lru_cache(maxsize=FAR_ENTRIES)
+def _far_wedge(dq: int, dr: int) -> Traversal:
+    return _wedge_compute(dq, dr)
+
+
+#: Wedge vectors longer than this are worked out in numpy, over every candidate hex at
+#: once, rather than by the flood fill in Python: the same integer test, several times
+#: faster on long lines (a line across a big map is asked uncached: see FAR_ENTRIES).
+NUMPY_FROM = 8
+
+
+def _wedge_compute(dq: int, dr: int) -> Traversal:
+    """The traversal for a vector of the canonical wedge, worked out (no cache)."""
+    if dq > NUMPY_FROM:
+        return _wedge_numpy(dq, dr)
+    return _wedge_flood(dq, dr)
+
+
+def _wedge_numpy(dq: int, dr: int) -> Traversal:
+    """``_wedge_flood``'s answer for a wedge vector with dq > 0, by testing candidates.
+
+    A wedge line has slope 0 <= Y/X <= 1/3, so in column c (0..dq) it meets only hexes
+    whose centre lies within 5/3 of its height there: rows r0(c) .. r0(c) + 2. Each is
+    put to the same three-slab test as ``contact`` below, in int64 (the bounds stay far
+    below 2**63 for any vector a 999 x 999 map holds)."""
+    X, Y = 3 * dq, 2 * dr + dq
+    s1, s2 = X + Y, X - Y
+    denominator = (Y if Y else 1) * s1 * s2
+    col = np.arange(dq + 1, dtype=np.int64)
+    r0 = (Y * col - 2 * dq - col * dq) // (2 * dq)
+    col = np.repeat(col, 3)
+    row = np.repeat(r0, 3) + np.tile(np.arange(3, dtype=np.int64), dq + 1)
+    cx, cy = 3 * col, 2 * row + col
+    sc1, sc2 = denominator // s1, denominator // s2
+    lo = np.maximum(np.maximum((cx + cy - 2) * sc1, (cx - cy - 2) * sc2), 0)
+    hi = np.minimum(np.minimum((cx + cy + 2) * sc1, (cx - cy + 2) * sc2), denominator)
+    if Y:
+        lo = np.maximum(lo, (cy - 1) * (denominator // Y))
+        hi = np.minimum(hi, (cy + 1) * (denominator // Y))
+        met = lo <= hi
+        side = np.zeros(len(lo), dtype=bool)
+    else:  # the line runs along hexsides: slab 0 is parallel to it
+        met = (lo <= hi) & (np.abs(cy) <= 1)
+        side = np.abs(cy) == 1
+    crossed_at = np.nonzero(met & ~side & (lo < hi))[0]
+    crossed_at = crossed_at[np.argsort(lo[crossed_at], kind="stable")]
+    grazed: list[Graze] = []
+    for i in np.nonzero(met & (side | (lo == hi)))[0].tolist():
+        h = Hex(int(col[i]), int(row[i]))
+        start, end = int(lo[i]), int(hi[i])
+        if side[i]:
+            grazed.append(Graze(h, _PARALLEL_SIDE[0][0 if cy[i] == -1 else 1], None, start, end))
+        else:
+            grazed.append(Graze(h, None, _corner_at(h, start, X, Y, denominator), start, end))
+    grazed.sort(key=_graze_order)
+    qs, rs = col[crossed_at].tolist(), row[crossed_at].tolist()
+    return Traversal(
+        Hex(0, 0),
+        Hex(dq, dr),
+        tuple([_new(Hex, (q, r)) for q, r in zip(qs, rs, strict=True)]),
+        tuple(zip(lo[crossed_at].tolist(), hi[crossed_at].tolist(), strict=True)),
+        tuple(grazed),
+        denominator,
+    )
+
+
+def _wedge_flood(dq: int, dr: int) -> Traversal:
+    """The traversal for a vector of the canonical wedge (or the zero vector), by a flood
+    fill from the start hex through the hexes the segment meets."""
     X, Y = 3 * dq, 2 * dr + dq
     slopes = (Y, X + Y, X - Y)
     denominator = 1
