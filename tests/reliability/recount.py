@@ -56,10 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--long", action="store_true", help="also the slow cases (big maps, 150 kills, every command)")
     ap.add_argument("--jobs", type=int, default=1, help="cases run at a time (each is a child process)")
-    ap.add_argument("--only", default="", help="only case ids that start with this")
+    ap.add_argument("--only", default="", help="only case ids that start with one of these (comma-separated)")
     ap.add_argument("--keep", type=Path, help="keep each case's scratch folder under this folder")
     args = ap.parse_args(argv)
-    cases = [c for c in all_cases() if (args.long or not c.slow) and c.id.startswith(args.only)]
+    cases = [c for c in all_cases() if (args.long or not c.slow) and c.id.startswith(tuple(args.only.split(",")))]
     with tempfile.TemporaryDirectory(prefix="rel-mid-") as tmp:
         outcomes = run_all(cases, make_mid(Path(tmp)), jobs=args.jobs, keep=args.keep)
     print(table(outcomes))
