@@ -2,6 +2,8 @@
 (/work/shared/reliability-findings.md) as one parametrised test, ids = case ids
 ("FINDING-short-name", e.g. "S1-save-to-symlink", "T2-action-str", "H5-big150-viewshed-corner").
 
+Besides the failing cases, the table keeps the findings' "What held up" list (YAML tags,
+names reaching outside their folder, bad saves refused cleanly) as ``held-...`` cases.
 The table is tests/reliability/cases.py; its data (appendix A base set, the big-map
 generator of appendix B, the helper scripts) is in tests/reliability/data/. Each case runs
 in a child process (``sys.executable -m tabletop``) in a scratch folder, with a scratch
@@ -20,7 +22,10 @@ crashed) run only with ``TABLETOP_RELIABILITY=long``; by default the 150x150 map
 Re-run the whole table and print the counts table of the findings' categories and the
 failing ids:
 
-    python tests/reliability/recount.py [--long] [--jobs 2] [--only S3-]
+    python tests/reliability/recount.py [--long] [--jobs 2] [--only S3-,T2-]
+
+(``TABLETOP_RELIABILITY_REPO=/path/to/checkout`` judges another checkout, e.g. a merge.)
+On today's code most of these tests fail: they assert the behaviour the issue demands.
 
 Faults need root for private device nodes and tmpfs mounts; a case whose fault cannot
 be made here is skipped with the reason.

@@ -853,10 +853,78 @@ def determinism_cases() -> list[Case]:
     return out
 
 
+# --- what held up: the findings' passing cases, kept as regression checks ------------------------
+
+
+def held_up_cases() -> list[Case]:
+    """The "What held up" list: YAML tags, names that reach outside, bad saves refused
+    cleanly; plus the related small issues of S2 and X1 that have no table row."""
+    out: list[Case] = []
+    tags = {
+        "python-apply-os-system": '!!python/object/apply:os.system ["touch marker"]',
+        "python-name": "!!python/name:os.system",
+        "python-new-popen": '!!python/object/new:subprocess.Popen [["touch", "marker"]]',
+        "custom-tag": "!mine x",
+        "binary": "!!binary aGVsbG8=",
+        "set": "!!set {a, b}",
+    }
+    for name, tag in tags.items():
+        out.append(Case(f"held-yaml-tag-{name}", 1, edit(MAP, "name: Small test map", f"name: {tag}"),
+                        (MAP_CMDS["validate"],), wrong=(MAP,), line=True,
+                        check=lambda ctx, runs: "a tag ran code" if (ctx.scratch / "marker").exists() else None))
+    for name, value in (("dotdot", "../../private/small"), ("dots", ".."), ("home", "~/x"), ("with-suffix", "small.yaml"),
+                        ("cyrillic", "sm\u0430ll"), ("nul", '"sm\\0all"')):
+        out.append(Case(f"held-scen-map-name-{name}", 1, edit(SCEN, "map: small", f"map: {value}"),
+                        (SCEN_CMDS["validate"],), wrong=(SCEN,), line=True))
+    out.append(Case("held-scen-map-absolute", 1,
+                    lambda ctx: edit(SCEN, "map: small", f"map: {ctx.scratch / MAP}")(ctx),
+                    (SCEN_CMDS["validate"],), wrong=(SCEN,), line=True))
+
+    def passwd_link(ctx: Ctx) -> None:
+        base(ctx)
+        ctx.write("private/passwd.yaml", "root:x:0:0:root:/root:/bin/bash\nkey: PRIVATE-VALUE\n")
+        (ctx.scratch / "scenarios" / "passwd.yaml").symlink_to(ctx.scratch / "private" / "passwd.yaml")
+        text = (ctx.scratch / SCEN).read_text().replace("map: small", "map: passwd")
+        (ctx.scratch / SCEN).write_text(text)
+
+    out.append(Case("X1-scenario-follows-symlink-beside-it", 1, passwd_link, (SCEN_CMDS["validate"],),
+                    wrong=(SCEN, "scenarios/passwd.yaml"), check=nothing_printed("PRIVATE-VALUE")))
+
+    def load(fid: str, b: Build) -> Case:
+        return Case(fid, 2, b, (LOAD,), wrong=("bad.json",))
+
+    for name, value in (("0", 0), ("-1", -1), ("2", 2), ("text-1", "1"), ("true", True), ("1.0", 1.0),
+                        ("null", None), ("1e30", 10**30)):
+        out.append(load(f"held-save-version-{name}", bad_save(top("version", value))))
+    out.append(load("held-save-version-missing", bad_save(lambda d: d.pop("version"))))
+    out.append(load("held-save-format-wrong", bad_save(top("format", "other-save"))))
+    for key in ("source", "rules", "seed", "initial", "entries", "head", "snapshot"):
+        out.append(load(f"held-save-lacks-{key}", bad_save(lambda d, k=key: d.pop(k))))
+    out.append(load("held-save-truncated", bad_save_text(lambda t: t[: len(t) // 2])))
+    out.append(load("held-save-not-json", bad_save_text(lambda t: "this is not json\n")))
+    out.append(load("held-save-bom", bad_save_text(lambda t: "\ufeff" + t)))
+    out.append(load("held-save-snapshot-edited", bad_save(lambda d: d["snapshot"].__setitem__("turn", 9))))
+    out.append(load("held-save-unknown-action", bad_save(lambda d: d["entries"][-1]["action"].__setitem__("do", "teleport"))))
+
+    def other_game_named_dog_sector(ctx: Ctx) -> None:
+        autosave_mid()(ctx)
+        (ctx.scratch / "saves").mkdir()
+        subprocess.run([sys.executable, "-m", "tabletop", "play", "--frames", "1", "--size", "400x300", "--seed", "5",
+                        "--save", "saves/dog-sector.json"], cwd=ctx.scratch, env=child_env(ctx.scratch), check=True,
+                       capture_output=True)
+
+    out.append(Case("S2-loaded-save-same-stem", 2, other_game_named_dog_sector,
+                    (("play", "--load", "saves/dog-sector.json", "--bot", "american", "--frames", "300",
+                      "--size", "400x300"),),
+                    expect="either", timeout=60, may_change=("~/autosave/dog-sector.json", "saves/dog-sector.json"),
+                    check=mid_survives, check_verdict=LOST))
+    return out
+
+
 def all_cases() -> list[Case]:
     """The whole table, in the order of the findings' categories."""
     cases = [*t1_cases(), *w_data_cases(), *m_data_cases(), *save_cases(), *fault_cases(), *cli_cases(),
-             *load_cases(), *determinism_cases()]  # fmt: skip
+             *load_cases(), *determinism_cases(), *held_up_cases()]  # fmt: skip
     cases.sort(key=lambda c: c.category)
     ids = [c.id for c in cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
