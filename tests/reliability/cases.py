@@ -135,6 +135,16 @@ def err_mentions(text: str) -> Callable[[Ctx, list[Run]], str | None]:
     return check
 
 
+def load_says_what_it_ignores(ctx: Ctx, runs: list[Run]) -> str | None:
+    """Finding W7a: --load with other arguments is refused, or says which it ignores."""
+    r = runs[-1]
+    if r.code != 0:
+        return None
+    said = r.out + r.err
+    missing = [a for a in ("dogfaces-demo", "--option", "--seed", "--setup") if a not in said]
+    return f"--load ignored {', '.join(missing)} without a word" if missing else None
+
+
 def out_lacks(text: str) -> Callable[[Ctx, list[Run]], str | None]:
     def check(ctx: Ctx, runs: list[Run]) -> str | None:
         bad = [r for r in runs if r.code == 0 and text in r.out]
@@ -592,7 +602,8 @@ def save_cases() -> list[Case]:
     bad("W7d", "entry-turn-text", bad_save(entry(5, "turn", "one")))
     out.append(Case("W7a-load-ignores-arguments", 2, then(base, mid()),
                     (("play", "dogfaces-demo", "--load", "mid.json", "--option", "bombardment=heavy", "--seed", "99",
-                      "--setup", "manual", "--frames", "2", "--size", "400x300"),)))
+                      "--setup", "manual", "--frames", "2", "--size", "400x300"),),
+                    expect="either", check=load_says_what_it_ignores))
     out.append(Case("S2-new-game-over-autosave", 2, autosave_mid(), (("play", "--frames", "1", "--size", "400x300"),),
                     expect="either", may_change=("~/autosave/dog-sector.json",), check=mid_survives,
                     check_verdict=LOST))
