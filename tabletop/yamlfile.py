@@ -141,19 +141,24 @@ class _Loader(yaml.SafeLoader):
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         """PyYAML's compose_node (without path resolvers, which tabletop does not use)
         with the checks above made before the node is composed."""
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         line = event.start_mark.line + 1
         anchor = event.anchor  # type: ignore[attr-defined]
         if type(event) is AliasEvent:
-            self.get_event()
+            self.get_event()  # type: ignore[no-untyped-call]
             if anchor not in self.anchors:
-                raise ComposerError(None, None, f"found undefined alias {anchor!r}", event.start_mark)
+                raise ComposerError(
+                    None,
+                    None,
+                    f"found undefined alias {anchor!r}",
+                    event.start_mark,  # type: ignore[arg-type]
+                )
             node: Node = self.anchors[anchor]
             self.expand(node, anchor, line)
             return node
         tag = event.tag  # type: ignore[attr-defined]
         if tag is not None and tag != "!":
-            shown = "!!" + tag[len(_CORE_PREFIX):] if tag.startswith(_CORE_PREFIX) else tag
+            shown = "!!" + tag[len(_CORE_PREFIX) :] if tag.startswith(_CORE_PREFIX) else tag
             raise self.refuse(
                 line, f"{shown} is a YAML tag; data files are plain YAML and tags are not allowed"
             )
@@ -273,7 +278,8 @@ _Loader.yaml_implicit_resolvers = {
 }
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
-_Loader.add_constructor("tag:yaml.org,2002:merge", _Loader.construct_yaml_str)  # `x: <<` is text
+# `x: <<` (the merge key's word, out of a key) is text
+_Loader.add_constructor("tag:yaml.org,2002:merge", _Loader.construct_yaml_str)  # type: ignore[type-var]
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_line_dict)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_line_list)
 
