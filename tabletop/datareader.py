@@ -32,6 +32,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Self
 
+from tabletop.limits import NAME_CHARS
 from tabletop.yamlfile import DataError, LineDict, LineList
 
 
@@ -183,6 +184,8 @@ class Reader:
 
 
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: what a one-line text (a name, a label) may not hold: control characters and line breaks
+NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class Collector:
@@ -197,6 +200,26 @@ class Collector:
 
     def fail(self, line: int | None, message: str) -> None:
         self.errors.append(DataError(self.path, line, message))
+
+    def one_line(self, d: LineDict, key: str, where: str, value: str) -> str | None:
+        """``value``, the text at ``key``, if it is one line of printable text no longer
+        than NAME_CHARS (it is shown in lists, titles and on counters); else reported."""
+        bad = NOT_ONE_LINE.search(value)
+        if bad:
+            self.fail(
+                self.line_of(d, key),
+                f"`{key}` in {where} holds the control character U+{ord(bad.group()):04X}; "
+                "it must be one line of printable text, so remove it",
+            )
+            return None
+        if len(value) > NAME_CHARS:
+            self.fail(
+                self.line_of(d, key),
+                f"`{key}` in {where} is {len(value)} characters; at most {NAME_CHARS} "
+                "(limits.NAME_CHARS), so shorten it",
+            )
+            return None
+        return value
 
     def colour(self, d: LineDict, key: str, where: str) -> str | None:
         """A required '#rrggbb' colour (the hint: YAML reads an unquoted # as a comment)."""

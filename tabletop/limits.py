@@ -13,6 +13,8 @@ YAML_DEPTH = 64
 YAML_NODES = 1_000_000
 #: bytes of a YAML data file
 YAML_BYTES = 64 * 1024 * 1024
+#: characters of one number in a YAML data file (Python refuses to print ints past 4300 digits)
+YAML_DIGITS = 100
 
 #: columns and rows of a map (each)
 MAP_SIDE = 999

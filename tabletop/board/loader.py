@@ -46,6 +46,7 @@ FEATURE_KEYS = ("colour", "name", "properties", "hexes")
 HEXSIDE_KEYS = ("colour", "name", "properties", "between")
 REGION_KEYS = ("kind", "name", "hexes", "columns", "rows")
 ELEVATION_KEYS = ("default", "rows", "hexes")
+ELEVATION = 99  # levels above or below 0 an elevation may give
 DEFAULT_OFFSET = {"flat": "odd-q", "pointy": "odd-r"}
 
 
@@ -60,7 +61,9 @@ def load_map(source: str | Path) -> Map:
 class _Check(Collector):
     """Collects problems for one map file; helpers return None where a value is unusable."""
 
-    def text(self, d: LineDict, key: str, where: str, required: bool = False) -> str | None:
+    def text(self, d: LineDict, key: str, where: str, required: bool = False,
+             lines: bool = False) -> str | None:  # fmt: skip
+        """Text at ``key``: one line of printable text unless ``lines`` (notes)."""
         value = d.get(key)
         if value is None:
             if required:
@@ -68,6 +71,29 @@ class _Check(Collector):
             return None
         if not isinstance(value, str):
             self.fail(self.line_of(d, key), f"`{key}` in {where} must be text, got {value!r}")
+            return None
+        return value if lines else self.one_line(d, key, where, value)
+
+    def properties(self, spec: LineDict, where: str) -> dict[Any, Any] | None:
+        """The free ``properties:`` mapping of a terrain, feature or hexside ({} if absent)."""
+        props = spec.get("properties", {})
+        if not isinstance(props, dict):
+            self.fail(
+                self.line_of(spec, "properties"),
+                f"`properties` of {where} must be a mapping of `name: value` lines, got {props!r}",
+            )
+            return None
+        return dict(props)
+
+    def terrain_key(self, value: Any, line: int | None, types: dict[str, TerrainType]) -> str | None:
+        """``value`` if it names a declared terrain type; else reported."""
+        if not isinstance(value, str):
+            self.fail(
+                line, f"a terrain must be named by its key (text), got {value!r}; known: {', '.join(types)}"
+            )
+            return None
+        if value not in types:
+            self.fail(line, _unknown("terrain", value, types))
             return None
         return value
 
@@ -131,7 +157,7 @@ def build_map(data: Any, path: Path) -> Map:
     c.known_keys(data, TOP_KEYS, "a map")
     name = c.text(data, "name", "a map", required=True)
     rules = c.text(data, "rules", "a map")
-    notes = c.text(data, "notes", "a map") or ""
+    notes = c.text(data, "notes", "a map", lines=True) or ""
     grid, scale = _grid(c, data)
     types = _terrain_types(c, data)
     if grid is None or types is None:
@@ -235,12 +261,9 @@ def _terrain_types(c: _Check, data: LineDict) -> dict[str, TerrainType] | None:
         by_symbol[symbol] = key
         colour = c.colour(spec, "colour", where)
         name = c.text(spec, "name", where) or key
-        props = spec.get("properties", {})
-        if not isinstance(props, dict):
-            c.fail(c.line_of(spec, "properties"), f"`properties` of {where} must be a mapping")
-            continue
-        if colour is not None:
-            out[key] = TerrainType(key, name, symbol, colour, MappingProxyType(dict(props)))
+        props = c.properties(spec, where)
+        if colour is not None and props is not None:
+            out[key] = TerrainType(key, name, symbol, colour, MappingProxyType(props))
     return out if len(c.errors) == before else None
 
 
@@ -289,9 +312,8 @@ def _terrain(
 ) -> dict[Hex, str] | None:
     by_symbol = {t.symbol: k for k, t in types.items()}
     default = data.get("default_terrain")
-    if default is not None and default not in types:
-        c.fail(c.line_of(data, "default_terrain"), _unknown("terrain", default, types))
-        default = None
+    if default is not None:
+        default = c.terrain_key(default, c.line_of(data, "default_terrain"), types)
     terrain: dict[Hex, str] = {}
     if "rows" in data:
 
@@ -315,10 +337,8 @@ def _terrain(
                 h = c.label(grid, label, c.line_of(hexes, label), "hexes")
                 if h is None:
                     continue
-                if kind not in types:
-                    c.fail(c.line_of(hexes, label), _unknown("terrain", kind, types))
-                    continue
-                terrain[h] = kind
+                if c.terrain_key(kind, c.line_of(hexes, label), types) is not None:
+                    terrain[h] = kind
     if default is not None:
         for h in grid.hexes():
             terrain.setdefault(h, default)
@@ -331,15 +351,18 @@ def _elevation(c: _Check, data: LineDict, grid: RectGrid) -> dict[Hex, int] | No
     levels: dict[Hex, int] = {}
     if e is not None:
         c.known_keys(e, ELEVATION_KEYS, "elevation")
-        base = c.integer(e, "default", "elevation", -99, 99, default=0) or 0
+        base = c.integer(e, "default", "elevation", -ELEVATION, ELEVATION, default=0) or 0
         if "rows" in e:
 
             def cell(token: str, line: int) -> int | None:
                 try:
-                    return int(token)
+                    level = int(token)
                 except ValueError:
-                    c.fail(line, f"elevation {token!r} is not a whole number")
+                    level = None
+                if level is None or abs(level) > ELEVATION:
+                    c.fail(line, f"elevation {token!r} is not a whole number {-ELEVATION} to {ELEVATION}")
                     return None
+                return level
 
             levels = _symbol_rows(c, e, "rows", "elevation", grid, cell)
         overrides = c.mapping(e, "hexes", "elevation")
@@ -347,9 +370,10 @@ def _elevation(c: _Check, data: LineDict, grid: RectGrid) -> dict[Hex, int] | No
             h = c.label(grid, label, c.line_of(overrides, label), "elevation hexes")
             if h is None:
                 continue
-            if type(level) is not int:
+            if type(level) is not int or abs(level) > ELEVATION:
                 c.fail(
-                    c.line_of(overrides, label), f"elevation of {label} must be a whole number, got {level!r}"
+                    c.line_of(overrides, label),
+                    f"elevation of {label} must be a whole number {-ELEVATION} to {ELEVATION}, got {level!r}",
                 )
                 continue
             levels[h] = level
@@ -383,10 +407,11 @@ def _placed(c: _Check, data: LineDict, block: str, allowed: tuple[str, ...], whe
 def _feature(c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str) -> HexFeature | None:
     colour = c.colour(spec, "colour", where)
     hexes = c.labels(grid, spec, "hexes", where)
-    props = spec.get("properties", {})
-    if colour is None or hexes is None or not isinstance(props, dict):
+    props = c.properties(spec, where)
+    name = c.text(spec, "name", where) or key
+    if colour is None or hexes is None or props is None:
         return None
-    return HexFeature(key, c.text(spec, "name", where) or key, colour, MappingProxyType(dict(props)), hexes)
+    return HexFeature(key, name, colour, MappingProxyType(props), hexes)
 
 
 def _hexside_feature(
@@ -412,12 +437,11 @@ def _hexside_feature(
             c.fail(line, f"{where}: {parts[0]} and {parts[1]} are not adjacent, so they share no hexside")
             continue
         sides.add(hexside(a, b))
-    props = spec.get("properties", {})
-    if colour is None or not isinstance(props, dict):
+    props = c.properties(spec, where)
+    name = c.text(spec, "name", where) or key
+    if colour is None or props is None:
         return None
-    return HexsideFeature(
-        key, c.text(spec, "name", where) or key, colour, MappingProxyType(dict(props)), frozenset(sides)
-    )
+    return HexsideFeature(key, name, colour, MappingProxyType(props), frozenset(sides))
 
 
 def _region(c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str) -> Region | None:
@@ -435,6 +459,9 @@ def _region(c: _Check, grid: RectGrid, key: str, spec: LineDict, where: str) -> 
             return None
         hexes = frozenset(grid.hex_at(col, row) for col in cols for row in rows)
     if kind is None or hexes is None:
+        return None
+    if not hexes:  # nothing could be drawn, set up in or left by: surely a mistake
+        c.fail(c.line_of(spec, "hexes"), f"region {key!r} has no hexes; give it hexes or remove it")
         return None
     return Region(key, name, kind, hexes)
 
@@ -476,7 +503,8 @@ def _line_of_sight(c: _Check, data: LineDict, types: dict[str, TerrainType]) -> 
             f"line_of_sight grazing must be both, either or never, got {grazing!r}",
         )
     markers = block.get("markers", {"smoke": "hinder"})
-    if not isinstance(markers, dict) or any(v not in LOS_EFFECTS for v in markers.values()):
+    if (not isinstance(markers, dict) or any(v not in LOS_EFFECTS for v in markers.values())
+            or not all(isinstance(k, str) and KEY.match(k) for k in markers)):  # fmt: skip
         c.fail(
             c.line_of(block, "markers"),
             "line_of_sight markers must map marker types to clear, hinder or block",

@@ -205,7 +205,9 @@ class _Check(Collector):
             super().unknown_key(d, key, allowed, where)
 
     def text(self, d: LineDict, key: str, where: str, *, required: bool = False,
-             longest: int | None = None) -> str | None:  # fmt: skip
+             longest: int | None = None, lines: bool = False) -> str | None:  # fmt: skip
+        """Text at ``key`` (a whole number reads as its digits): one line of printable
+        text unless ``lines`` (notes), of at most ``longest`` characters when given."""
         value = d.get(key)
         if value is None:
             if required:
@@ -215,6 +217,8 @@ class _Check(Collector):
             value = str(value)
         if not isinstance(value, str):
             self.fail(self.line_of(d, key), f"`{key}` in {where} must be text, got {value!r}")
+            return None
+        if not lines and self.one_line(d, key, where, value) is None:
             return None
         if longest is not None and len(value) > longest:
             self.fail(
@@ -268,7 +272,7 @@ def build_counters(data: Any, path: Path) -> Counters:
     c.known_keys(data, TOP_KEYS, "a counters file")
     name = c.text(data, "name", "a counters file", required=True)
     rules = c.text(data, "rules", "a counters file")
-    notes = c.text(data, "notes", "a counters file") or ""
+    notes = c.text(data, "notes", "a counters file", lines=True) or ""
     shape = c.choice(data, "shape", "a counters file", SHAPES, "counter") or "counter"
     facing = c.boolean(data, "facing", "a counters file")
     sides = _sides(c, data)
@@ -366,6 +370,8 @@ def _sheet(
     if block is None:
         return out
     for side, entries in block.items():
+        if not c.key_name(block, side, "sheet side"):
+            continue
         if sides and side not in sides:
             close = difflib.get_close_matches(str(side), list(sides), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"the sides block lists: {', '.join(sides)}"
@@ -378,7 +384,7 @@ def _sheet(
         for type_key, count in entries.items():
             line = c.line_of(entries, type_key)
             if type_key not in declared:
-                close = difflib.get_close_matches(str(type_key), sorted(declared), n=1)
+                close = difflib.get_close_matches(str(type_key), sorted(map(str, declared)), n=1)
                 hint = f"did you mean {close[0]!r}?" if close else "add it under `unit_types:`"
                 c.fail(line, f"sheet {side!r}: unknown unit type {type_key!r}; {hint}")
                 continue

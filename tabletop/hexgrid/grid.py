@@ -44,7 +44,7 @@ class LabelFormat:
         """0-based (col, row) of a label; LabelError if it is not CCRR-shaped."""
         d = self.digits
         text = label.strip()
-        if len(text) != 2 * d or not text.isdigit():
+        if len(text) != 2 * d or not (text.isascii() and text.isdigit()):  # int() refuses '²'
             example = self.format(4, 3)
             raise LabelError(f"hex label {label!r} is not {2 * d} digits (column then row, e.g. {example!r})")
         return (int(text[:d]) - self.first_column, int(text[d:]) - self.first_row)
