@@ -409,10 +409,16 @@ def cmd_map_new(args: argparse.Namespace) -> int:
 
 
 def _validate_one(path: Path) -> tuple[str, list[DataError]]:
+    """What one file is and every problem in it; never raises for a bad file, so a
+    folder is always reported whole."""
+    from tabletop.engine.scenario import map_rules_errors
+
     try:
         data = read_yaml(path)
     except DataError as exc:
         return ("file", [exc])
+    except DataErrors as exc:
+        return ("file", exc.errors)
     if is_counters_data(data):
         try:
             c = load_counters(path)
@@ -433,6 +439,9 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
             m = load_map(path)
         except DataErrors as exc:
             return ("map", exc.errors)
+        problems = map_rules_errors(m)  # its rule system must know its terrain and regions
+        if problems:
+            return ("map", problems)
         return (f"map: {m.name}, {m.grid.columns} x {m.grid.rows}", [])
     return (
         "file",
@@ -441,19 +450,33 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
     )  # fmt: skip
 
 
+def _validate_paths(given: str) -> list[Path]:
+    """The files one VALIDATE argument names: a file, the .yaml files of a folder, or a
+    bare shipped name (a scenario, else a map, else counters), as every command takes."""
+    from tabletop.shipped import MISSING, not_a_file, resolve
+
+    p = Path(given)
+    if p.is_dir():
+        found = sorted(p.rglob("*.yaml"))
+        if not found:
+            raise CliError(f"{p}: no .yaml files in this folder")
+        return found
+    why = not_a_file(p)
+    if why is None:
+        return [p]
+    for kind in ("scenarios", "maps", "counters"):
+        shipped = resolve(given, kind)  # type: ignore[arg-type]
+        if shipped is not None:
+            return [shipped]
+    if why != MISSING:
+        raise CliError(f"{given}: {why}; give a YAML file, a folder or a shipped name")
+    raise CliError(f"{given}: no such file or folder, nor a shipped scenario, map or counters of that name")
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     files: list[Path] = []
     for given in args.paths:
-        p = Path(given)
-        if p.is_dir():
-            found = sorted(p.rglob("*.yaml"))
-            if not found:
-                raise CliError(f"{p}: no .yaml files in this folder")
-            files.extend(found)
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise CliError(f"{p}: no such file or folder")
+        files.extend(_validate_paths(given))
     report = []
     failed = 0
     for path in files:
