@@ -412,7 +412,11 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
     """What one file is and every problem in it; never raises for a bad file, so a
     folder is always reported whole."""
     from tabletop.engine.scenario import map_rules_errors
+    from tabletop.shipped import not_a_file
 
+    why = not_a_file(path)  # a FIFO or a device is never opened: reading it would block
+    if why is not None:
+        return ("file", [DataError(path, None, f"it is {why}; validate takes YAML files and folders")])
     try:
         data = read_yaml(path)
     except DataError as exc:
@@ -469,16 +473,23 @@ def _validate_paths(given: str) -> list[Path]:
         if shipped is not None:
             return [shipped]
     if why != MISSING:
-        raise CliError(f"{given}: {why}; give a YAML file, a folder or a shipped name")
+        return [p]  # reported with the other files, as what it is
     raise CliError(f"{given}: no such file or folder, nor a shipped scenario, map or counters of that name")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     files: list[Path] = []
-    for given in args.paths:
-        files.extend(_validate_paths(given))
     report = []
     failed = 0
+    for given in args.paths:
+        try:
+            files.extend(_validate_paths(given))
+        except CliError as exc:  # one bad argument: the others are still checked
+            failed += 1
+            report.append({"path": given, "ok": False, "what": "argument",
+                           "errors": [{"file": given, "line": None, "message": str(exc)}]})  # fmt: skip
+            if not args.json:
+                print(exc, file=sys.stderr)
     for path in files:
         what, errors = _validate_one(path)
         failed += bool(errors)
@@ -492,8 +503,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"ok  {path}  ({what})")
     if args.json:
         _print_json(report)
-    elif len(files) > 1:
-        print(f"{len(files) - failed} of {len(files)} files valid", file=sys.stderr if failed else sys.stdout)
+    elif len(report) > 1:
+        print(f"{len(report) - failed} of {len(report)} files valid", file=sys.stderr if failed else sys.stdout)
     return EXIT_BAD_INPUT if failed else 0
 
 

@@ -96,7 +96,7 @@ def open_data(source: str | Path, kind: Kind, unknown: str) -> tuple[Path, Any]:
     path = resolve(str(source), kind)
     why = not_a_file(Path(source)) if path is None else None
     if why is not None and why != MISSING:
-        raise DataErrors([DataError(source, None, f"{source} is {why}; give a YAML data file")])
+        raise DataErrors([DataError(source, None, f"it is {why}; give a YAML data file")])
     if path is None:
         known = ", ".join(shipped_names(kind)) or "none"
         raise DataErrors([DataError(source, None, unknown.format(known=known))])

@@ -20,6 +20,7 @@ system's names. Randomness comes only from the injected ``Dice``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -537,6 +538,9 @@ class _Search:
             for v in self.vars
             if v.static is not None
         }
+        self.static_ranks: dict[int, list[int]] = {
+            g: [self.order[g][h] for h in hexes] for g, hexes in self.sorted_static.items()
+        }
         self.last: list[int] = [-1] * len(self.order)
         self.limits = [c for c in active if c.kind != "zone"]
         self.zone_hexes = [fixed(c.zone) for c in self.limits]
@@ -549,7 +553,7 @@ class _Search:
         # over thousands of pieces costs that many steps of ``limit``, so the limit
         # bounds the time taken, not just the nodes
         pieces = len(self.vars) + sum(1 for _ in base.pieces())
-        self.cost = max(1, pieces * (len(self.limits) + 1) // NODE_WORK)
+        self.cost = max(1, pieces * len(self.limits) // NODE_WORK)
 
     def run(self) -> list[Piece] | None:
         """A legal setup of the remaining pieces, or None if there is none."""
@@ -561,14 +565,17 @@ class _Search:
             return [self.work.piece(v.piece_id) for v in self.vars]
         return None
 
-    def _candidates(self, v: _Var) -> list[Hex]:
+    def _candidates(self, v: _Var) -> Iterator[Hex]:
+        """The hexes ``v`` may try, in its group's order, from the group's last rank on
+        (a suffix of a fixed zone's sorted hexes: found by bisection, never copied, so a
+        big map costs nothing per piece)."""
         rank = self.order[v.group]
         last = self.last[v.group]
         if v.static is not None:
             hexes = self.sorted_static[v.group]
-        else:
-            hexes = sorted(v.zone.hexes(self.work), key=rank.__getitem__)
-        return [h for h in hexes if rank[h] >= last]
+            start = bisect_left(self.static_ranks[v.group], last)
+            return (hexes[i] for i in range(start, len(hexes)))
+        return iter([h for h in sorted(v.zone.hexes(self.work), key=rank.__getitem__) if rank[h] >= last])
 
     def _dfs(self) -> bool:
         """Depth-first search with an explicit stack (a setup may have thousands of
@@ -610,7 +617,7 @@ class _Search:
 
     def _frame(self, k: int) -> _Frame:
         v = self.vars[k]
-        return _Frame(k, v, iter(self._candidates(v)), self.last[v.group])
+        return _Frame(k, v, self._candidates(v), self.last[v.group])
 
     def _fits(self, piece: Piece) -> bool:
         """No maximum is exceeded by the piece just placed."""

@@ -22,7 +22,7 @@ from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
-from tabletop.yamlfile import DataError
+from tabletop.yamlfile import DataError, DataErrors
 
 FREE = "free"
 
@@ -81,11 +81,19 @@ def knowledge(rules: str | None) -> Knowledge | None:
 
 def _key_for(state: MapState, rules: str | None) -> str | None:
     """``rules`` (an argument), else the map's own ``rules:``; DataError naming where an
-    unknown name came from."""
-    if rules is not None:
-        return known_rules(rules)
+    unknown name came from, DataErrors if a rule system chosen over the map's own does
+    not know the map (its terrain, the regions it needs)."""
     board = state.board
-    return known_rules(board.rules, str(board.path) if board.path else f"map {board.name!r}")
+    if rules is None:
+        return known_rules(board.rules, str(board.path) if board.path else f"map {board.name!r}")
+    key = known_rules(rules)
+    if key not in (None, FREE, board.rules):
+        from tabletop.engine.scenario import map_rules_errors
+
+        problems = map_rules_errors(board, key, ("--rules", None))
+        if problems:
+            raise DataErrors(problems)
+    return key
 
 
 #: rule system key (as written in map files) -> module with ``policy(state)``
