@@ -290,7 +290,8 @@ def test_w1_unknown_terrain_with_scenario_rules(
     src = scenario(case)
     argv = ["los", str(src), "larry", "zack"] if cmd == "los" else command(cmd, src, tmp_path)
     code, lines, _ = run(capsys, argv)
-    refused(code, lines, src, 2, f"({small_map(case)}:8): terrain 'grass'")
+    refused(code, lines, src, None, f"({small_map(case)}:8): terrain 'grass'")
+    assert any(x.startswith(f"{src}:2: map 'Small test map' ({small_map(case)}:8): terrain 'grass'") for x in lines)
 
 
 def test_w1_devil_dogs_known_woods_but_not_grass(case: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -537,3 +538,22 @@ def test_w1_rules_option_on_unknown_terrain(
     assert code == 2
     assert lines and all(x.startswith(f"--rules: map 'Small test map' ({small_map(case)}:") for x in lines)
     assert any("terrain 'grass'" in x for x in lines)
+
+
+@pytest.mark.parametrize("cmd", ["validate", "los"])
+def test_m3_sides_the_rule_system_does_not_name(
+    case: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str
+) -> None:
+    """Finding M3: `los larry zack` with DOG SECTOR rules and Blue/Red units gave a
+    lineless "DOG SECTOR fire needs one of 'american', 'german'"; now the unit's side is
+    refused at its line when the scenario is opened."""
+    path = case / "scenarios" / "ds.yaml"
+    path.write_text(
+        "name: x\nmap: dog-sector\ncounters: mine\nunits:\n"
+        '  - {id: larry, type: larry, side: blue, hex: "0104"}\n'
+        '  - {id: zack, type: zack, side: red, hex: "0110"}\n'
+    )
+    argv = ["los", str(path), "larry", "zack"] if cmd == "los" else ["validate", str(path)]
+    code, lines, _ = run(capsys, argv)
+    refused(code, lines, path, None, "unknown side 'blue'; the rules of DOG SECTOR name: american, german")
+    assert [x.split(": ", 1)[0] for x in lines] == [f"{path}:5", f"{path}:6"]

@@ -153,7 +153,7 @@ def load_scenario(path: Path) -> Scenario:
     conditions = _words(data, "conditions", fail)
     options = _options(data, fail)
     counters_ref, counters = _counters_of(path, data, rules, errors)
-    names = _Names(board, counters, fail)
+    names = _Names(board, counters, fail, _rule_sides(rules))
     piece_when: dict[str, When] = {}
     pieces: list[Piece] = []
     seen: dict[str, int] = {}
@@ -290,6 +290,16 @@ def _rules_of(path: Path, data: LineDict, board: Map, errors: list[DataError]) -
     if rules != board.rules:
         errors.extend(map_rules_errors(board, rules, (path, line)))
     return rules
+
+
+def _rule_sides(rules: str | None) -> tuple[str, frozenset[str]] | None:
+    """The title and sides of rule system ``rules`` when its rules name sides."""
+    from tabletop.games import knowledge, rules_problem
+
+    if rules is None or rules_problem(rules) is not None:
+        return None
+    knows = knowledge(rules)
+    return (knows.title, knows.sides) if knows is not None and knows.sides else None
 
 
 def _map_lines(board: Map) -> LineDict | None:
@@ -545,10 +555,13 @@ class _Names:
     """The words a setup may use: the map's terrain and regions, the counters' sides,
     unit types and markers (not checked when there are no counters)."""
 
-    def __init__(self, board: Map, counters: Counters | None, fail: Fail) -> None:
+    def __init__(
+        self, board: Map, counters: Counters | None, fail: Fail, rule_sides: tuple[str, frozenset[str]] | None = None
+    ) -> None:
         self.board = board
         self.counters = counters
         self.fail = fail
+        self.rule_sides = rule_sides  # (the rule system's title, the sides its rules name)
         self.kinds = sorted({r.kind for r in board.regions.values()})
         self.regions = {r.key for r in board.regions.values()} | {r.name for r in board.regions.values()}
 
@@ -586,6 +599,9 @@ class _Names:
         if not isinstance(value, str) or not WORD.match(value):
             self.fail(line, f"`side` must be a word such as german, got {value!r}")
             return False
+        if self.rule_sides is not None and value not in self.rule_sides[1]:
+            title, sides = self.rule_sides
+            return self._known(line, "side", value, sorted(sides), f"the rules of {title} name")
         if self.counters is None or not self.counters.sides:
             return True
         return self._known(

@@ -61,7 +61,7 @@ def known_rules(name: str | None, where: str = "--rules") -> str | None:
 @dataclass(frozen=True)
 class Knowledge:
     """What a rule system knows of a map: its title, the terrain words it can judge and
-    the regions its rules need. With ``terrain_property`` set, a terrain type is judged
+    the regions its rules need and the sides they name. With ``terrain_property`` set, a terrain type is judged
     by that property's value (Dogs of War reads ``kind``) instead of by its key."""
 
     title: str
@@ -69,6 +69,7 @@ class Knowledge:
     terrain_property: str | None = None
     regions: tuple[str, ...] = ()
     region_kinds: tuple[str, ...] = ()
+    sides: frozenset[str] = frozenset()  # the sides its rules name (empty: any side)
 
 
 def knowledge(rules: str | None) -> Knowledge | None:

@@ -14,11 +14,11 @@ if TYPE_CHECKING:
 
 
 def knows() -> Knowledge:
-    """The terrain costed in movement.yaml or named in los.yaml."""
+    """The terrain costed in movement.yaml or named in los.yaml; the sides of movement.yaml."""
     from tabletop.games import Knowledge
 
     from . import los, movement
 
     table = los.default_table()
     terrain = frozenset(movement.default_table().terrain_costs) | table.blocking_terrain | table.slope_terrain
-    return Knowledge("The Devil Dogs of Belleau Wood", terrain)
+    return Knowledge("The Devil Dogs of Belleau Wood", terrain, sides=frozenset(movement.default_table().sides))

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def knows() -> Knowledge:
     """The terrain of los.yaml and movement.yaml, the section regions rules.yaml fires
-    artillery at, and the region kinds of the landing row and of the map sections."""
+    artillery at, and the region kinds of the landing row and of the map sections, and the sides of los.yaml."""
     from tabletop.games import Knowledge
 
     from . import los, movement, procedures
@@ -28,4 +28,5 @@ def knows() -> Knowledge:
     t = procedures.tables()
     terrain = los.tables().terrain | frozenset(movement.tables().terrain_costs)
     kinds = (t.landing.region_kind, los.tables().section_kind)
-    return Knowledge("DOG SECTOR", terrain, regions=tuple(t.artillery.sections), region_kinds=kinds)
+    sides = frozenset(los.tables().sides)
+    return Knowledge("DOG SECTOR", terrain, regions=tuple(t.artillery.sections), region_kinds=kinds, sides=sides)

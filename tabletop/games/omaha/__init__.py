@@ -21,9 +21,12 @@ __all__ = ["INTENSITIES", "FieldsConfig", "Intensity", "field_at", "fields_of_fi
 
 
 def knows() -> Knowledge:
-    """The terrain rows of the 9.4 movement table (movement.yaml)."""
+    """The terrain rows of the 9.4 movement table (movement.yaml); the US side of
+    movement.yaml and the German side of fields.yaml."""
     from tabletop.games import Knowledge
 
+    from .fields import default_config
     from .movement import default_rules
 
-    return Knowledge(GAME, frozenset(default_rules().terrain))
+    sides = frozenset({default_rules().us_side, default_config().german_side})
+    return Knowledge(GAME, frozenset(default_rules().terrain), sides=sides)
