@@ -457,10 +457,14 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
 def _validate_paths(given: str) -> list[Path]:
     """The files one VALIDATE argument names: a file, the .yaml files of a folder, or a
     bare shipped name (a scenario, else a map, else counters), as every command takes."""
+    import os
+
+    from tabletop.limits import NAME_CHARS
     from tabletop.shipped import MISSING, not_a_file, resolve
 
     p = Path(given)
-    if p.is_dir():
+    shown = given if len(given) <= 80 else f"{given[:60]}... ({len(given)} characters)"
+    if os.path.isdir(p):  # False, not OSError, for a name too long
         found = sorted(p.rglob("*.yaml"))
         if not found:
             raise CliError(f"{p}: no .yaml files in this folder")
@@ -472,9 +476,11 @@ def _validate_paths(given: str) -> list[Path]:
         shipped = resolve(given, kind)  # type: ignore[arg-type]
         if shipped is not None:
             return [shipped]
-    if why != MISSING:
-        return [p]  # reported with the other files, as what it is
-    raise CliError(f"{given}: no such file or folder, nor a shipped scenario, map or counters of that name")
+    if why == MISSING:
+        raise CliError(f"{shown}: no such file or folder, nor a shipped scenario, map or counters of that name")
+    if len(given) > NAME_CHARS:
+        raise CliError(f"{shown}: {why}; give a YAML file, a folder or a shipped name")
+    return [p]  # reported with the other files, as what it is
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

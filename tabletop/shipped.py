@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 from typing import Any, Literal
 
+from tabletop.limits import NAME_CHARS
 from tabletop.yamlfile import DataError, DataErrors, read_data
 
 Kind = Literal["maps", "counters", "scenarios", "assets"]
@@ -93,7 +94,11 @@ def open_data(source: str | Path, kind: Kind, unknown: str) -> tuple[Path, Any]:
     DataErrors with one error if it cannot be read (saying why: a folder, a FIFO, a broken
     link...), or if there is no such file: then the message is ``unknown`` with ``{known}`` replaced by the shipped names of ``kind``.
     """
-    path = resolve(str(source), kind)
+    text = str(source)
+    if len(text) > NAME_CHARS:  # shown shortened: the name itself is the problem
+        shown = f"{text[:60]}... ({len(text)} characters)"
+        raise DataErrors([DataError(shown, None, f"a name or path has at most {NAME_CHARS} characters")])
+    path = resolve(text, kind)
     why = not_a_file(Path(source)) if path is None else None
     if why is not None and why != MISSING:
         raise DataErrors([DataError(source, None, f"it is {why}; give a YAML data file")])

@@ -557,3 +557,14 @@ def test_m3_sides_the_rule_system_does_not_name(
     code, lines, _ = run(capsys, argv)
     refused(code, lines, path, None, "unknown side 'blue'; the rules of DOG SECTOR name: american, german")
     assert [x.split(": ", 1)[0] for x in lines] == [f"{path}:5", f"{path}:6"]
+
+
+@pytest.mark.parametrize("cmd", ["validate", "render", "map"])
+def test_t1_name_too_long_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str) -> None:
+    """Finding T1: a 5000-character name raised OSError File name too long; now one
+    line with the name shortened (validate: W8's shipped-name lookup must not crash)."""
+    name = "a" * 5000
+    argv = command(cmd, Path(name), tmp_path) if cmd != "map" else ["map", name]
+    code, lines, _ = run(capsys, argv)
+    assert code == 2
+    assert len(lines) == 1 and lines[0].startswith("a" * 60 + "... (5000 characters): ")
