@@ -568,3 +568,21 @@ def test_t1_name_too_long_on_the_command_line(tmp_path: Path, capsys: pytest.Cap
     code, lines, _ = run(capsys, argv)
     assert code == 2
     assert len(lines) == 1 and lines[0].startswith("a" * 60 + "... (5000 characters): ")
+
+
+def test_h2_setup_entries_bounded_by_map_size(case: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding H2: the solver shuffles every map hex once per setup entry; many entries
+    on a big map (minutes and gigabytes before) are refused at the entry passing
+    limits.SETUP_HEXES."""
+    from tabletop.limits import SETUP_HEXES
+
+    text = small_map(case).read_text()
+    side = 99
+    text = text.replace("columns: 6\n  rows: 4", f"columns: {side}\n  rows: {side}")
+    text = text.split("rows: |")[0] + "hexes:\n  \"0504\": woods\nregions:\n  north-edge: {kind: setup, rows: [1, 1]}\n"
+    small_map(case).write_text(text)
+    fit = SETUP_HEXES // (side * side)
+    entries = "".join(f"  - {{side: blue, type: larry, count: 1, id: e{i}}}\n" for i in range(fit + 1))
+    append(scenario(case), "setup:\n" + entries)
+    code, lines, _ = run(capsys, ["validate", str(scenario(case))])
+    refused(code, lines, scenario(case), 10 + fit, f"at most {fit} setup entries fit this map")

@@ -20,7 +20,7 @@ from typing import Any
 
 from tabletop.board import Map, load_map
 from tabletop.hexgrid import LabelError
-from tabletop.limits import NAME_CHARS, PIECE_COUNT
+from tabletop.limits import NAME_CHARS, PIECE_COUNT, SETUP_HEXES
 from tabletop.shipped import MISSING, not_a_file, resolve, shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
 
@@ -184,6 +184,7 @@ def load_scenario(path: Path) -> Scenario:
                 piece_when[piece.id] = when
     budget = _Budget(len(pieces), fail, data.line or 1)
     placements = _placements(data, names, options, {i: piece_when.get(i, ()) for i in seen}, budget, fail)
+    _solver_room(board, placements, fail)
     constraints = _constraints(data, names, options, fail)
     turns = data.get("turns")
     if turns is not None and (type(turns) is not int or turns < 1):
@@ -962,6 +963,20 @@ def _count(item: LineDict, line: int, fail: Fail) -> int | None:
         fail(at, f"count {count} is more than {PIECE_COUNT} pieces; give a smaller count (tabletop.limits.PIECE_COUNT)")
         return None
     return count
+
+
+def _solver_room(board: Map, placements: tuple[Placement, ...], fail: Fail) -> None:
+    """The solver shuffles the map's hexes once per setup entry: a big map with many
+    entries is refused (limits.SETUP_HEXES) at the entry that passes the bound."""
+    hexes = board.grid.columns * board.grid.rows
+    for n, p in enumerate(placements, 1):
+        if n * hexes > SETUP_HEXES:
+            fail(
+                p.line,
+                f"setup entry {n} on a map of {hexes} hexes: at most {max(1, SETUP_HEXES // hexes)} setup "
+                f"entries fit this map (tabletop.limits.SETUP_HEXES); merge entries or use a smaller map",
+            )
+            return
 
 
 class _Budget:

@@ -533,10 +533,9 @@ class _Search:
                 self.order.append({h: rank for rank, h in enumerate(shuffled)})
             static = fixed(zone)
             self.vars.extend(_Var(pl, i, groups[key], zone, static) for i in pl.ids if i not in on_map)
+        statics = {v.group: v.static for v in self.vars if v.static is not None}  # sorted once a group
         self.sorted_static: dict[int, list[Hex]] = {
-            v.group: sorted(v.static, key=self.order[v.group].__getitem__)
-            for v in self.vars
-            if v.static is not None
+            g: sorted(static, key=self.order[g].__getitem__) for g, static in statics.items()
         }
         self.static_ranks: dict[int, list[int]] = {
             g: [self.order[g][h] for h in hexes] for g, hexes in self.sorted_static.items()
