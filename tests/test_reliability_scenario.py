@@ -67,7 +67,18 @@ def command(name: str, source: Path, tmp: Path) -> list[str]:
         return ["validate", str(source)]
     if name == "render":
         return ["render", str(source), "--out", str(tmp / "out.png"), "--size", "400x300"]
-    return ["play", str(source), "--frames", "1", "--size", "400x300", "--seed", "1", "--save", str(tmp / "s.json")]
+    return [
+        "play",
+        str(source),
+        "--frames",
+        "1",
+        "--size",
+        "400x300",
+        "--seed",
+        "1",
+        "--save",
+        str(tmp / "s.json"),
+    ]
 
 
 def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, list[str], str]:
@@ -210,10 +221,16 @@ def test_t1_unsatisfiable_setup_same_line_everywhere(
 
 
 @pytest.mark.parametrize("cmd", [*COMMANDS, "los"])
-def test_w3_rules_typo_in_map(case: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str) -> None:
+def test_w3_rules_typo_in_map(
+    case: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str
+) -> None:
     """Finding W3: `rules: dog_secter` in a map silently became free play."""
     after_first_line(small_map(case), "rules: dog_secter")
-    argv = ["los", str(small_map(case)), "0101", "0604"] if cmd == "los" else command(cmd, small_map(case), tmp_path)
+    argv = (
+        ["los", str(small_map(case)), "0101", "0604"]
+        if cmd == "los"
+        else command(cmd, small_map(case), tmp_path)
+    )
     code, lines, _ = run(capsys, argv)
     refused(code, lines, small_map(case), 2, "did you mean 'dog_sector'?")
 
@@ -273,7 +290,11 @@ def test_w1_unknown_terrain_in_map_rules(
     """Finding W1: a map whose terrain its rule system does not know passed validate and
     line of sight took it for open ground; now it is refused at the terrain's line."""
     after_first_line(small_map(case), f"rules: {rules}")
-    argv = ["los", str(small_map(case)), "0101", "0604"] if cmd == "los" else command(cmd, small_map(case), tmp_path)
+    argv = (
+        ["los", str(small_map(case)), "0101", "0604"]
+        if cmd == "los"
+        else command(cmd, small_map(case), tmp_path)
+    )
     code, lines, _ = run(capsys, argv)
     refused(code, lines, small_map(case), text="terrain 'grass'")
     assert any(x.startswith(f"{small_map(case)}:9: terrain 'grass'") for x in lines)  # its line in the map
@@ -291,7 +312,9 @@ def test_w1_unknown_terrain_with_scenario_rules(
     argv = ["los", str(src), "larry", "zack"] if cmd == "los" else command(cmd, src, tmp_path)
     code, lines, _ = run(capsys, argv)
     refused(code, lines, src, None, f"({small_map(case)}:8): terrain 'grass'")
-    assert any(x.startswith(f"{src}:2: map 'Small test map' ({small_map(case)}:8): terrain 'grass'") for x in lines)
+    assert any(
+        x.startswith(f"{src}:2: map 'Small test map' ({small_map(case)}:8): terrain 'grass'") for x in lines
+    )
 
 
 def test_w1_devil_dogs_known_woods_but_not_grass(case: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -358,14 +381,18 @@ def test_w4_suggests_the_nearest_type(case: Path, capsys: pytest.CaptureFixture[
     refused(code, lines, scenario(case), 5, "did you mean 'larry'?")
 
 
-def test_w4_rule_system_counters_without_counters_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_w4_rule_system_counters_without_counters_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Finding W4: belleau-wood-demo (no `counters:`; its rule system's sheet applies)
     accepted `type: no_such_counter_xyz` in `units:`."""
     folder = tmp_path / "scenarios"
     folder.mkdir()
     text = (REPO / "scenarios" / "belleau-wood-demo.yaml").read_text()
     assert "\nunits:\n" in text and "\ncounters:" not in text
-    text = text.replace("\nunits:\n", '\nunits:\n  - {id: X9, type: no_such_counter_xyz, side: allied, hex: "1510"}\n', 1)
+    text = text.replace(
+        "\nunits:\n", '\nunits:\n  - {id: X9, type: no_such_counter_xyz, side: allied, hex: "1510"}\n', 1
+    )
     path = folder / "bw.yaml"
     path.write_text(text)
     line = text.splitlines().index('  - {id: X9, type: no_such_counter_xyz, side: allied, hex: "1510"}') + 1
@@ -425,7 +452,13 @@ def test_m2_unreadable_map_or_counters_named_with_why(
     make, why = UNREADABLE[kind]
     make(target)
     code, lines, _ = run(capsys, command(cmd, scenario(case), tmp_path))
-    refused(code, lines, scenario(case), 2 if what == "map" else 3, f"{target} is {'' if why.startswith('a ') else 'a '}{why}")
+    refused(
+        code,
+        lines,
+        scenario(case),
+        2 if what == "map" else 3,
+        f"{target} is {'' if why.startswith('a ') else 'a '}{why}",
+    )
 
 
 @pytest.mark.parametrize("key", ["map", "counters"])
@@ -452,7 +485,9 @@ def test_w8_validate_a_bare_shipped_name_from_another_folder(
     assert "scenario: DOG SECTOR" in out
 
 
-def test_w8_validate_an_unknown_name(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_w8_validate_an_unknown_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding W8: a name that is neither a path nor shipped is one clear line."""
     monkeypatch.chdir(tmp_path)
     code, lines, _ = run(capsys, ["validate", "dog-sektor"])
@@ -468,7 +503,9 @@ def test_t1_validate_folder_reports_every_file(case: Path, capsys: pytest.Captur
     (folder / "a-map.yaml").write_text(good[1])
     bad = good[0].replace("map: small", "map: small\nrules: dog_secter")
     (folder / "b-bad.yaml").write_text(bad + "setup:\n  - {side: blue, type: larry, count: 1000000}\n")
-    (folder / "c-bad-map.yaml").write_text(good[1].replace("name: Small test map", "name: Small test map\nrules: omaha"))
+    (folder / "c-bad-map.yaml").write_text(
+        good[1].replace("name: Small test map", "name: Small test map\nrules: omaha")
+    )
     (folder / "d-map.yaml").write_text(good[1])
     shutil.copy(case / "counters" / "mine.yaml", folder / "mine.yaml")
     code, lines, out = run(capsys, ["validate", str(folder)])
@@ -484,9 +521,9 @@ def test_shipped_data_all_valid(capsys: pytest.CaptureFixture[str], monkeypatch:
     monkeypatch.chdir(REPO)
     code, lines, out = run(capsys, ["validate", "maps/", "counters/", "scenarios/"])
     assert code == 0, lines
-    assert out.count("ok  ") == len(list(REPO.glob("maps/*.yaml"))) + len(list(REPO.glob("counters/*.yaml"))) + len(
-        list(REPO.glob("scenarios/*.yaml"))
-    )
+    assert out.count("ok  ") == len(list(REPO.glob("maps/*.yaml"))) + len(
+        list(REPO.glob("counters/*.yaml"))
+    ) + len(list(REPO.glob("scenarios/*.yaml")))
 
 
 def test_base_set_is_legal(case: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -507,13 +544,18 @@ def test_t1_validate_folder_with_a_fifo_and_a_missing_argument(
     code, lines, out = run(capsys, ["validate", str(folder), str(missing)])
     assert code == 2
     assert f"ok  {small_map(case)}" in out
-    assert f"{folder / 'pipe.yaml'}: it is a FIFO (named pipe), not a file; validate takes YAML files and folders" in lines
+    assert (
+        f"{folder / 'pipe.yaml'}: it is a FIFO (named pipe), not a file; validate takes YAML files and folders"
+        in lines
+    )
     assert any(x.startswith(f"{missing}: no such file or folder") for x in lines)
     assert lines[-1] == "1 of 3 files valid"
 
 
 @pytest.mark.parametrize("cmd", ["render", "play"])
-def test_m2_fifo_given_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str) -> None:
+def test_m2_fifo_given_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str
+) -> None:
     """Finding M2: a FIFO named on the command line is refused as such, without opening it."""
     pipe = tmp_path / "pipe.yaml"
     os.mkfifo(pipe)
@@ -560,7 +602,9 @@ def test_m3_sides_the_rule_system_does_not_name(
 
 
 @pytest.mark.parametrize("cmd", ["validate", "render", "map"])
-def test_t1_name_too_long_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str) -> None:
+def test_t1_name_too_long_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str
+) -> None:
     """Finding T1: a 5000-character name raised OSError File name too long; now one
     line with the name shortened (validate: W8's shipped-name lookup must not crash)."""
     name = "a" * 5000
@@ -579,7 +623,10 @@ def test_h2_setup_entries_bounded_by_map_size(case: Path, capsys: pytest.Capture
     text = small_map(case).read_text()
     side = 99
     text = text.replace("columns: 6\n  rows: 4", f"columns: {side}\n  rows: {side}")
-    text = text.split("rows: |")[0] + "hexes:\n  \"0504\": woods\nregions:\n  north-edge: {kind: setup, rows: [1, 1]}\n"
+    text = (
+        text.split("rows: |")[0]
+        + 'hexes:\n  "0504": woods\nregions:\n  north-edge: {kind: setup, rows: [1, 1]}\n'
+    )
     small_map(case).write_text(text)
     fit = SETUP_HEXES // (side * side)
     entries = "".join(f"  - {{side: blue, type: larry, count: 1, id: e{i}}}\n" for i in range(fit + 1))

@@ -21,4 +21,6 @@ def knows() -> Knowledge:
 
     table = los.default_table()
     terrain = frozenset(movement.default_table().terrain_costs) | table.blocking_terrain | table.slope_terrain
-    return Knowledge("The Devil Dogs of Belleau Wood", terrain, sides=frozenset(movement.default_table().sides))
+    return Knowledge(
+        "The Devil Dogs of Belleau Wood", terrain, sides=frozenset(movement.default_table().sides)
+    )

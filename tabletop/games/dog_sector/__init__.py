@@ -29,4 +29,6 @@ def knows() -> Knowledge:
     terrain = los.tables().terrain | frozenset(movement.tables().terrain_costs)
     kinds = (t.landing.region_kind, los.tables().section_kind)
     sides = frozenset(los.tables().sides)
-    return Knowledge("DOG SECTOR", terrain, regions=tuple(t.artillery.sections), region_kinds=kinds, sides=sides)
+    return Knowledge(
+        "DOG SECTOR", terrain, regions=tuple(t.artillery.sections), region_kinds=kinds, sides=sides
+    )

@@ -20,5 +20,7 @@ def knows() -> Knowledge:
     from . import los, movement
 
     shots = los.default_table()
-    terrain = frozenset(movement.default_table().terrain) | frozenset(shots.range_limit) | frozenset(shots.into_hex)
+    terrain = (
+        frozenset(movement.default_table().terrain) | frozenset(shots.range_limit) | frozenset(shots.into_hex)
+    )
     return Knowledge("Dogfaces in Space", terrain)
