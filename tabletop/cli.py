@@ -497,10 +497,20 @@ def cmd_map_new(args: argparse.Namespace) -> int:
 
 
 def _validate_one(path: Path) -> tuple[str, list[DataError]]:
+    """What one file is and every problem in it; never raises for a bad file, so a
+    folder is always reported whole."""
+    from tabletop.engine.scenario import map_rules_errors
+    from tabletop.shipped import not_a_file
+
+    why = not_a_file(path)  # a FIFO or a device is never opened: reading it would block
+    if why is not None:
+        return ("file", [DataError(path, None, f"it is {why}; validate takes YAML files and folders")])
     try:
         data = read_yaml(path)
     except DataError as exc:
         return ("file", [exc])
+    except DataErrors as exc:
+        return ("file", exc.errors)
     if is_counters_data(data):
         try:
             c = load_counters(path)
@@ -521,6 +531,9 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
             m = load_map(path)
         except DataErrors as exc:
             return ("map", exc.errors)
+        problems = map_rules_errors(m)  # its rule system must know its terrain and regions
+        if problems:
+            return ("map", problems)
         return (f"map: {m.name}, {m.grid.columns} x {m.grid.rows}", [])
     return (
         "file",
@@ -529,21 +542,48 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
     )  # fmt: skip
 
 
+def _validate_paths(given: str) -> list[Path]:
+    """The files one VALIDATE argument names: a file, the .yaml files of a folder, or a
+    bare shipped name (a scenario, else a map, else counters), as every command takes."""
+    import os
+
+    from tabletop.limits import NAME_CHARS
+    from tabletop.shipped import MISSING, not_a_file, resolve
+
+    p = Path(given)
+    shown = given if len(given) <= 80 else f"{given[:60]}... ({len(given)} characters)"
+    if os.path.isdir(p):  # False, not OSError, for a name too long
+        found = sorted(p.rglob("*.yaml"))
+        if not found:
+            raise CliError(f"{p}: no .yaml files in this folder")
+        return found
+    why = not_a_file(p)
+    if why is None:
+        return [p]
+    for kind in ("scenarios", "maps", "counters"):
+        shipped = resolve(given, kind)  # type: ignore[arg-type]
+        if shipped is not None:
+            return [shipped]
+    if why == MISSING:
+        raise CliError(f"{shown}: no such file or folder, nor a shipped scenario, map or counters of that name")
+    if len(given) > NAME_CHARS:
+        raise CliError(f"{shown}: {why}; give a YAML file, a folder or a shipped name")
+    return [p]  # reported with the other files, as what it is
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     files: list[Path] = []
-    for given in args.paths:
-        p = Path(given)
-        if p.is_dir():
-            found = sorted(p.rglob("*.yaml"))
-            if not found:
-                raise CliError(f"{p}: no .yaml files in this folder")
-            files.extend(found)
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise CliError(f"{p}: no such file or folder")
     report = []
     failed = 0
+    for given in args.paths:
+        try:
+            files.extend(_validate_paths(given))
+        except CliError as exc:  # one bad argument: the others are still checked
+            failed += 1
+            report.append({"path": given, "ok": False, "what": "argument",
+                           "errors": [{"file": given, "line": None, "message": str(exc)}]})  # fmt: skip
+            if not args.json:
+                print(exc, file=sys.stderr)
     for path in files:
         what, errors = _validate_one(path)
         failed += bool(errors)
@@ -557,8 +597,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"ok  {path}  ({what})")
     if args.json:
         _print_json(report)
-    elif len(files) > 1:
-        print(f"{len(files) - failed} of {len(files)} files valid", file=sys.stderr if failed else sys.stdout)
+    elif len(report) > 1:
+        print(f"{len(report) - failed} of {len(report)} files valid", file=sys.stderr if failed else sys.stdout)
     return EXIT_BAD_INPUT if failed else 0
 
 

@@ -22,6 +22,10 @@ MAP_SIDE = 999
 #: pieces one setup or reinforcement entry may ask for, and pieces a scenario may make in all
 PIECE_COUNT = 10_000
 
+#: setup entries times map hexes: the setup solver shuffles every hex of the map once for
+#: each setup entry (a group of interchangeable pieces), before it places anything
+SETUP_HEXES = 1_000_000
+
 #: movement points a `reach --budget` may give (the search allocates one bucket a point)
 REACH_BUDGET = 100_000
 

@@ -8,9 +8,13 @@ be a path or a bare name ("dog-sector") looked up in the shipped folder of its k
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from pathlib import Path
 from typing import Any, Literal
 
+from tabletop.limits import NAME_CHARS
 from tabletop.yamlfile import DataError, DataErrors, read_data
 
 Kind = Literal["maps", "counters", "scenarios", "assets"]
@@ -37,18 +41,49 @@ def shipped_names(kind: Kind) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml"))
 
 
+#: what ``not_a_file`` says when nothing at all is at the path
+MISSING = "missing"
+
+
+def not_a_file(path: Path) -> str | None:
+    """None if ``path`` is a regular file (through symlinks); MISSING if nothing is
+    there; else why it cannot be read as a data file ("a folder", "a FIFO", "a broken
+    symbolic link to x", ...). Only stats the path: a FIFO or a device is never opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        if exc.errno == errno.ENAMETOOLONG:
+            return "a name too long for the file system"
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            if os.path.islink(path):
+                return f"a broken symbolic link (to {os.readlink(path)})"
+            return MISSING
+        return f"unreadable ({exc.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe), not a file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file"
+    return "not a regular file"
+
+
 def resolve(name_or_path: str, kind: Kind) -> Path | None:
-    """A path as given if it exists, else the shipped ``<kind>/<name>.yaml``, else None.
+    """A path as given if it is a file, else the shipped ``<kind>/<name>.yaml``, else None.
 
     A bare name is a single path component, so it can never reach outside the folder.
     """
     given = Path(name_or_path)
-    if given.is_file():
+    if not_a_file(given) is None:
         return given
     if given.name == name_or_path and name_or_path not in ("", ".", ".."):
         stem = name_or_path[:-5] if name_or_path.endswith(".yaml") else name_or_path
         candidate = shipped_dir(kind) / f"{stem}.yaml"
-        if candidate.is_file():
+        if not_a_file(candidate) is None:
             return candidate
     return None
 
@@ -56,10 +91,17 @@ def resolve(name_or_path: str, kind: Kind) -> Path | None:
 def open_data(source: str | Path, kind: Kind, unknown: str) -> tuple[Path, Any]:
     """The path and parsed YAML of a data file named by a path or a shipped bare name.
 
-    DataErrors with one error if it cannot be read, or if there is no such file: then
-    the message is ``unknown`` with ``{known}`` replaced by the shipped names of ``kind``.
+    DataErrors with one error if it cannot be read (saying why: a folder, a FIFO, a broken
+    link...), or if there is no such file: then the message is ``unknown`` with ``{known}`` replaced by the shipped names of ``kind``.
     """
-    path = resolve(str(source), kind)
+    text = str(source)
+    if len(text) > NAME_CHARS:  # shown shortened: the name itself is the problem
+        shown = f"{text[:60]}... ({len(text)} characters)"
+        raise DataErrors([DataError(shown, None, f"a name or path has at most {NAME_CHARS} characters")])
+    path = resolve(text, kind)
+    why = not_a_file(Path(source)) if path is None else None
+    if why is not None and why != MISSING:
+        raise DataErrors([DataError(source, None, f"it is {why}; give a YAML data file")])
     if path is None:
         known = ", ".join(shipped_names(kind)) or "none"
         raise DataErrors([DataError(source, None, unknown.format(known=known))])

@@ -22,7 +22,8 @@ from .freeplay_rules import FreePlayRules
 from .game import SETUP, Game, Ruleset
 from .pieces import MapState, Piece
 from .savecheck import shown
-from .scenario import Scenario
+from .scenario import Scenario, map_rules_errors, unsatisfiable_error
+from .setup import SetupUndecided, Unsatisfiable
 from .state import GameState, JsonDict
 
 
@@ -40,7 +41,10 @@ def new_game(
     history: bool = True,
     on_phase_end: Callable[[Game], None] | None = None,
 ) -> Game:
-    """A game in its setup phase. ValueError for an unknown option or value."""
+    """A game in its setup phase. ValueError for an unknown option or value;
+    DataErrors if ``rules`` (given instead of the map's or scenario's own) cannot judge
+    the map: its terrain or the regions it needs."""
+    _check_rules(opened, rules)
     if isinstance(opened, Map):
         state = GameState(MapState.of(opened), phase=SETUP)
         return Game(rules, state, seed, history=history, on_phase_end=on_phase_end)
@@ -63,12 +67,37 @@ def new_game(
     return game
 
 
+def _check_rules(opened: Scenario | Map, rules: Ruleset) -> None:
+    """A rule system chosen over the map's own (--rules) must know the map as well."""
+    key = getattr(rules, "name", None)
+    if not isinstance(key, str) or key in ("free", opened.rules):
+        return
+    board = opened.board if isinstance(opened, Scenario) else opened
+    problems = map_rules_errors(board, key, ("--rules", None))
+    if problems:
+        raise DataErrors(problems)
+
+
 def auto_setup(game: Game) -> None:
-    """Let the solver place whatever setup pieces are left, then begin turn 1."""
+    """Let the solver place whatever setup pieces are left, then begin turn 1.
+    DataError (at the scenario's line) if no setup exists or the solver cannot find one."""
     if game.state.phase != SETUP:
         return
-    if game.setup is not None and game.refusal({"do": "setup-solve"}) is None:
-        game.play({"do": "setup-solve"})
+    problem = game.setup
+    if problem is not None and game.refusal({"do": "setup-solve"}) is None:
+        where = problem.path or "the scenario"
+        try:
+            game.play({"do": "setup-solve"})
+        except Unsatisfiable as exc:
+            raise unsatisfiable_error(where, exc, game.state.options) from None
+        except SetupUndecided:
+            line = min((p.line for p in problem.placements if p.line), default=None)
+            raise DataError(
+                where,
+                line,
+                "the setup solver found no setup within its search limit (not proven impossible); "
+                "loosen a constraint, give smaller counts, or set up by hand with --setup manual",
+            ) from None
     game.play(dict(END_PHASE))
 
 
@@ -126,8 +155,11 @@ def _saved_rules(
     own or free play (any scenario may be played free, ``--rules free``). The phases of
     its log are checked against it before replay (finding T2)."""
     name = data["rules"]
-    rules = rules_for(name)
-    if rules.name != name:
+    try:
+        rules: Ruleset | None = rules_for(name)
+    except DataError:  # a name that is no rule system
+        rules = None
+    if rules is None or rules.name != name:
         raise savefile.SaveError(
             f"{path}: `rules` is {shown(name)}, not a rule system this tabletop plays (rules); {savefile.DAMAGED}"
         )

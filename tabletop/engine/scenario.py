@@ -20,7 +20,8 @@ from typing import Any
 
 from tabletop.board import Map, load_map
 from tabletop.hexgrid import LabelError
-from tabletop.shipped import resolve, shipped_dir
+from tabletop.limits import NAME_CHARS, PIECE_COUNT, SETUP_HEXES
+from tabletop.shipped import MISSING, not_a_file, resolve, shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
 
 from .counters import GENERIC, Counters, counters_for, counters_name, load_counters
@@ -145,14 +146,14 @@ def load_scenario(path: Path) -> Scenario:
     name = data.get("name")
     if not isinstance(name, str):
         fail(data.key_lines.get("name", data.line), "a scenario needs `name:` (text)")
-    board = _map_of(path, data, fail)
+    board = _map_of(path, data, errors)
     if board is None:
         raise DataErrors(errors)
-    rules = data.get("rules", board.rules)
-    if rules is not None and not isinstance(rules, str):
-        fail(data.key_lines.get("rules"), f"`rules` must be text, got {rules!r}")
+    rules = _rules_of(path, data, board, errors)
     conditions = _words(data, "conditions", fail)
     options = _options(data, fail)
+    counters_ref, counters = _counters_of(path, data, rules, errors)
+    names = _Names(board, counters, fail, _rule_sides(rules))
     piece_when: dict[str, When] = {}
     pieces: list[Piece] = []
     seen: dict[str, int] = {}
@@ -167,7 +168,7 @@ def load_scenario(path: Path) -> Scenario:
             continue
         for i, item in enumerate(items):
             line = items.item_lines[i]
-            piece = _piece(board, item, line, block, keys, i, fail)
+            piece = _piece(board, item, line, block, keys, i, names)
             if piece is None:
                 continue
             if piece.id in seen:
@@ -181,15 +182,15 @@ def load_scenario(path: Path) -> Scenario:
             when = _when(item, line, options, fail)
             if when:
                 piece_when[piece.id] = when
-    counters_ref, counters = _counters_of(path, data, rules if isinstance(rules, str) else None, fail)
-    names = _Names(board, counters, fail)
-    placements = _placements(data, names, options, {i: piece_when.get(i, ()) for i in seen}, fail)
+    budget = _Budget(len(pieces), fail, data.line or 1)
+    placements = _placements(data, names, options, {i: piece_when.get(i, ()) for i in seen}, budget, fail)
+    _solver_room(board, placements, fail)
     constraints = _constraints(data, names, options, fail)
     turns = data.get("turns")
     if turns is not None and (type(turns) is not int or turns < 1):
         fail(data.key_lines.get("turns"), f"`turns` must be a whole number of at least 1, got {turns!r}")
         turns = None
-    reinforcements = _reinforcements(data, names, fail)
+    reinforcements = _reinforcements(data, names, budget, fail)
     victory = data.get("victory", {})
     if not isinstance(victory, dict):
         fail(data.key_lines.get("victory"), "`victory` must be a mapping (the rule system reads it)")
@@ -204,27 +205,190 @@ def load_scenario(path: Path) -> Scenario:
     )  # fmt: skip
 
 
-def _map_of(path: Path, data: LineDict, fail: Any) -> Map | None:
-    ref = data.get("map")
-    line = data.key_lines.get("map", data.line)
+def _name_of(data: LineDict, key: str, what: str, errors: list[DataError], path: Path) -> str | None:
+    """The bare name under ``key`` (``map``, ``counters``), or None after an error."""
+    ref = data.get(key)
+    line = data.key_lines.get(key, data.line)
     if not isinstance(ref, str) or not WORD.match(ref) or ref.endswith(".yaml"):
-        fail(line, f"`map` must be a bare map name such as dog-sector (no folders), got {ref!r}")
+        shown = ref if not isinstance(ref, str) or len(ref) <= 60 else ref[:60] + "..."
+        errors.append(
+            DataError(path, line, f"`{key}` must be a bare {what} name such as dog-sector (no folders), got {shown!r}")
+        )
         return None
-    folder = path.parent
-    for candidate in (
-        folder / f"{ref}.yaml",
-        folder.parent / "maps" / f"{ref}.yaml",
-        shipped_dir("maps") / f"{ref}.yaml",
-    ):
-        if candidate.is_file() and candidate.resolve() != path.resolve():  # a scenario may share its map's name
-            try:
-                return load_map(candidate)
-            except DataErrors as exc:
-                for e in exc.errors:
-                    fail(line, f"map {ref!r}: {e}")
-                return None
-    fail(line, f"no map named {ref!r} beside the scenario, in ../maps, or among the shipped maps")
+    if len(ref) + len(".yaml") > NAME_CHARS:
+        errors.append(
+            DataError(
+                path, line, f"`{key}` is {len(ref)} characters; a {what} name has at most {NAME_CHARS - 5}"
+            )
+        )
+        return None
+    return ref
+
+
+def _found(
+    path: Path, line: int | None, what: str, candidates: tuple[Path, ...], errors: list[DataError]
+) -> Path | bool | None:
+    """The first candidate that is a regular file (never the scenario itself); False
+    after an error for one that exists but cannot be read; None if there is none."""
+    for candidate in candidates:
+        why = not_a_file(candidate)
+        if why == MISSING:
+            continue
+        if why is not None:
+            errors.append(DataError(path, line, f"{what}: {candidate} is {why}; make it a YAML file or remove it"))
+            return False
+        if candidate.resolve() != path.resolve():  # a scenario may share its map's name
+            return candidate
     return None
+
+
+def _map_of(path: Path, data: LineDict, errors: list[DataError]) -> Map | None:
+    """The map the scenario names, checked against its own rule system; its errors
+    keep the map file's own path and line."""
+    ref = _name_of(data, "map", "map", errors, path)
+    if ref is None:
+        return None
+    line = data.key_lines.get("map", data.line)
+    folder = path.parent
+    candidates = (folder / f"{ref}.yaml", folder.parent / "maps" / f"{ref}.yaml", shipped_dir("maps") / f"{ref}.yaml")
+    found = _found(path, line, f"map {ref!r}", candidates, errors)
+    if found is False:
+        return None
+    if found is None:
+        errors.append(
+            DataError(path, line, f"no map named {ref!r} beside the scenario, in ../maps, or among the shipped maps")
+        )
+        return None
+    assert isinstance(found, Path)
+    try:
+        board = load_map(found)
+    except DataErrors as exc:
+        errors.extend(exc.errors)
+        return None
+    problems = map_rules_errors(board)
+    if problems:
+        errors.extend(problems)
+        return None
+    return board
+
+
+def _rules_of(path: Path, data: LineDict, board: Map, errors: list[DataError]) -> str | None:
+    """The scenario's rule system (its `rules:`, else the map's); a name that is no rule
+    system, or one that cannot judge the map, is an error at the `rules:` line."""
+    if "rules" not in data:
+        return board.rules
+    from tabletop.games import rules_problem
+
+    rules = data["rules"]
+    line = data.key_lines.get("rules")
+    if not isinstance(rules, str):
+        errors.append(DataError(path, line, f"`rules` must be text (a rule system or free), got {rules!r}"))
+        return board.rules
+    problem = rules_problem(rules)
+    if problem is not None:
+        errors.append(DataError(path, line, f"{problem}; fix `rules:` or set rules: free"))
+        return board.rules
+    if rules != board.rules:
+        errors.extend(map_rules_errors(board, rules, (path, line)))
+    return rules
+
+
+def _rule_sides(rules: str | None) -> tuple[str, frozenset[str]] | None:
+    """The title and sides of rule system ``rules`` when its rules name sides."""
+    from tabletop.games import knowledge, rules_problem
+
+    if rules is None or rules_problem(rules) is not None:
+        return None
+    knows = knowledge(rules)
+    return (knows.title, knows.sides) if knows is not None and knows.sides else None
+
+
+def _map_lines(board: Map) -> LineDict | None:
+    """The map file's lines (read again: only on the way to an error message)."""
+    if board.path is None:
+        return None
+    try:
+        data = read_data(board.path)
+    except DataErrors:
+        return None
+    return data if isinstance(data, LineDict) else None
+
+
+def map_rules_errors(
+    board: Map, rules: str | None = None, given_at: tuple[Path | str, int | None] | None = None
+) -> list[DataError]:
+    """What rule system ``rules`` (default: the map's own ``rules:``) cannot judge in
+    ``board``: an unknown name, terrain it does not know, regions its rules need.
+
+    Errors are at the map's lines when the map names the rules; at ``given_at`` (the
+    scenario's `rules:` line, or an option such as --rules) when ``rules`` comes from
+    elsewhere, naming the map file and line in the message."""
+    from tabletop.games import knowledge, rules_problem
+
+    key = board.rules if rules is None else rules
+    if key is None:
+        return []
+    lines = None
+    where = str(board.path) if board.path else f"map {board.name!r}"
+
+    def line_of(*keys: str) -> int | None:
+        nonlocal lines
+        lines = lines if lines is not None else (_map_lines(board) or LineDict())
+        node: Any = lines
+        line = getattr(node, "line", None) or None
+        for k in keys:
+            if not isinstance(node, LineDict) or k not in node:
+                break
+            line = node.key_lines.get(k, line)
+            node = node[k]
+        return line
+
+    def error(message: str, *keys: str) -> DataError:
+        if given_at is None:
+            return DataError(where, line_of(*keys), message)
+        at = line_of(*keys)
+        named = f"{where}:{at}" if at else where
+        return DataError(given_at[0], given_at[1], f"map {board.name!r} ({named}): {message}")
+
+    problem = rules_problem(key)
+    if problem is not None:
+        return [error(f"{problem}; fix `rules:` or set rules: free", "rules")]
+    knows = knowledge(key)
+    if knows is None:
+        return []
+    errors: list[DataError] = []
+    fix = "rename it or set rules: free" if given_at is None else "use a map made for it or set rules: free"
+    known = ", ".join(sorted(knows.terrain))
+    for tkey, ttype in board.terrain_types.items():
+        if knows.terrain_property is None:
+            if tkey not in knows.terrain:
+                errors.append(
+                    error(f"terrain {tkey!r} is not known to {knows.title} (it knows: {known}); {fix}", "terrain", tkey)
+                )
+            continue
+        word = ttype.properties.get(knows.terrain_property)
+        if word not in knows.terrain:
+            has = f"has `{knows.terrain_property}: {word}`" if word is not None else f"has no `{knows.terrain_property}`"
+            errors.append(
+                error(
+                    f"terrain {tkey!r} {has}, which {knows.title} needs to know it "
+                    f"(it knows: {known}); give it properties: {{{knows.terrain_property}: ...}} or set rules: free",
+                    "terrain", tkey,
+                )
+            )
+    have = ", ".join(sorted(board.regions)) or "none"
+    for region in knows.regions:
+        if region not in board.regions:
+            errors.append(
+                error(f"{knows.title} needs a region {region!r} (the map has: {have}); add it or set rules: free", "rules")
+            )
+    kinds = {r.kind for r in board.regions.values()}
+    for kind in knows.region_kinds:
+        if kind not in kinds:
+            errors.append(
+                error(f"{knows.title} needs a region of kind {kind!r}; add one or set rules: free", "rules")
+            )
+    return errors
 
 
 def setup_errors(scenario: Scenario, *, seed: int = 1, limit: int = 20_000) -> list[DataError]:
@@ -243,20 +407,23 @@ def setup_errors(scenario: Scenario, *, seed: int = 1, limit: int = 20_000) -> l
             if key in seen:
                 continue
             seen.add(key)
-            under = ", ".join(f"{k}: {_shown(v)}" for k, v in setting.items()) or "the default options"
-            line = min((c.line for c in exc.conflict if c.line), default=None)
-            texts = "; ".join(c.cite() for c in exc.conflict)
-            errors.append(
-                DataError(
-                    scenario.path,
-                    line,
-                    f"constraints cannot all hold: {texts} (with {under}); loosen one of them or change "
-                    "the setup counts",
-                )
-            )
+            errors.append(unsatisfiable_error(scenario.path, exc, setting))
         except SetupUndecided:
             continue
     return errors
+
+
+def unsatisfiable_error(path: Path | str, exc: Unsatisfiable, setting: Mapping[str, object]) -> DataError:
+    """The one line for a setup that cannot be made under the options ``setting``, at
+    the first conflicting constraint's line: the same from validate, play and render."""
+    under = ", ".join(f"{k}: {_shown(v)}" for k, v in setting.items()) or "the default options"
+    line = min((c.line for c in exc.conflict if c.line), default=None)
+    texts = "; ".join(c.cite() for c in exc.conflict)
+    return DataError(
+        path,
+        line,
+        f"constraints cannot all hold: {texts} (with {under}); loosen one of them or change the setup counts",
+    )
 
 
 def _shown(value: object) -> str:
@@ -272,8 +439,11 @@ def _words(data: LineDict, key: str, fail: Any) -> frozenset[str]:
 
 
 def _piece(
-    board: Map, item: Any, line: int, block: str, keys: tuple[str, ...], index: int, fail: Any
+    board: Map, item: Any, line: int, block: str, keys: tuple[str, ...], index: int, names: _Names
 ) -> Piece | None:
+    """One unit or marker; its type and side are checked against the counters as the
+    setup's are."""
+    fail = names.fail
     what = "unit" if block == "units" else "marker"
     if not isinstance(item, LineDict):
         fail(line, f'each of `{block}` must be a mapping like {{id: A1, type: infantry, hex: "0503"}}')
@@ -283,9 +453,10 @@ def _piece(
     if not isinstance(kind, str) or not WORD.match(kind):
         fail(line, f"a {what} needs `type:` (a word such as infantry or smoke)")
         return None
+    ok = names.piece_type(_line(item, "type", line), kind, what) and ok
     pid = item.get("id", f"{kind}-{index + 1}" if what == "marker" else None)
-    if not isinstance(pid, str | int) or not WORD.match(str(pid)):
-        fail(line, f"a {what} needs `id:` (a word such as A1)")
+    if isinstance(pid, bool) or not isinstance(pid, str | int) or not WORD.match(str(pid)):
+        fail(_line(item, "id", line), f"a {what} needs `id:` (a word such as A1), got {pid!r}")
         return None
     label = item.get("hex")
     try:
@@ -308,9 +479,8 @@ def _piece(
             f"{what} {pid}: `facing` must be a direction 0-5, got {facing!r}",
         )
         ok = False
-    if side is not None and not isinstance(side, str):
-        fail(item.key_lines.get("side", line), f"{what} {pid}: `side` must be text, got {side!r}")
-        ok = False
+    if side is not None:
+        ok = names.side(item.key_lines.get("side", line), side) and ok
     if not isinstance(status, list) or not all(isinstance(w, str) for w in status):
         fail(
             item.key_lines.get("status", line),
@@ -332,10 +502,13 @@ def open_map_or_scenario(source: str) -> Map | Scenario:
     """A MAP_OR_SCENARIO argument: a path, or a bare name among the shipped scenarios,
     then the shipped maps. DataErrors if it cannot be read."""
     path = resolve(source, "scenarios")
-    if path is None:
-        return load_map(source)
-    data = read_data(path)
-    return load_scenario(path) if is_scenario_data(data) else load_map(path)
+    if path is not None and is_scenario_data(read_data(path)):
+        return load_scenario(path)
+    board = load_map(source if path is None else path)
+    problems = map_rules_errors(board)
+    if problems:
+        raise DataErrors(problems)
+    return board
 
 
 # --- counters, options, setup, constraints, reinforcements --------------------------------
@@ -348,33 +521,34 @@ def _together(a: When, b: When) -> bool:
 
 
 def _counters_of(
-    path: Path, data: LineDict, rules: str | None, fail: Fail
+    path: Path, data: LineDict, rules: str | None, errors: list[DataError]
 ) -> tuple[str | None, Counters | None]:
     """The counters file the scenario names (beside it, in ../counters, then shipped),
-    or its rule system's own; None when neither exists (names are then not checked)."""
-    ref = data.get("counters")
-    line = data.key_lines.get("counters")
-    if ref is None:
+    or its rule system's own; None when neither exists (names are then not checked).
+    Errors in the counters file keep that file's own path and line."""
+    if "counters" not in data:
         if counters_name(rules) == GENERIC:
             return None, None
         try:
             return None, counters_for(rules)
         except DataErrors:
             return None, None
-    if not isinstance(ref, str) or not WORD.match(ref) or ref.endswith(".yaml"):
-        fail(line, f"`counters` must be a bare counters name such as dog-sector (no folders), got {ref!r}")
+    ref = _name_of(data, "counters", "counters", errors, path)
+    if ref is None:
         return None, None
-    for candidate in (path.parent / f"{ref}.yaml", path.parent.parent / "counters" / f"{ref}.yaml"):
-        if candidate.is_file() and candidate.resolve() != path.resolve():
-            source: str | Path = candidate
-            break
-    else:
-        source = ref
+    line = data.key_lines.get("counters")
+    candidates = (path.parent / f"{ref}.yaml", path.parent.parent / "counters" / f"{ref}.yaml")
+    found = _found(path, line, f"counters {ref!r}", candidates, errors)
+    if found is False:
+        return ref, None
     try:
-        return ref, load_counters(source)
+        return ref, load_counters(found if isinstance(found, Path) else ref)
     except DataErrors as exc:
         for e in exc.errors:
-            fail(line, f"counters {ref!r}: {e.message}")
+            if e.path == ref:  # no such file: the scenario's line is the one to fix
+                errors.append(DataError(path, line, f"counters {ref!r}: {e.message}"))
+            else:
+                errors.append(e)
         return ref, None
 
 
@@ -382,10 +556,13 @@ class _Names:
     """The words a setup may use: the map's terrain and regions, the counters' sides,
     unit types and markers (not checked when there are no counters)."""
 
-    def __init__(self, board: Map, counters: Counters | None, fail: Fail) -> None:
+    def __init__(
+        self, board: Map, counters: Counters | None, fail: Fail, rule_sides: tuple[str, frozenset[str]] | None = None
+    ) -> None:
         self.board = board
         self.counters = counters
         self.fail = fail
+        self.rule_sides = rule_sides  # (the rule system's title, the sides its rules name)
         self.kinds = sorted({r.kind for r in board.regions.values()})
         self.regions = {r.key for r in board.regions.values()} | {r.name for r in board.regions.values()}
 
@@ -423,6 +600,9 @@ class _Names:
         if not isinstance(value, str) or not WORD.match(value):
             self.fail(line, f"`side` must be a word such as german, got {value!r}")
             return False
+        if self.rule_sides is not None and value not in self.rule_sides[1]:
+            title, sides = self.rule_sides
+            return self._known(line, "side", value, sorted(sides), f"the rules of {title} name")
         if self.counters is None or not self.counters.sides:
             return True
         return self._known(
@@ -611,7 +791,12 @@ def _zone(raw: Any, line: int | None, names: _Names, fail: Fail) -> Zone | None:
 
 
 def _placements(
-    data: LineDict, names: _Names, options: Mapping[str, Option], used: dict[str, When], fail: Fail
+    data: LineDict,
+    names: _Names,
+    options: Mapping[str, Option],
+    used: dict[str, When],
+    budget: _Budget,
+    fail: Fail,
 ) -> tuple[Placement, ...]:
     out: list[Placement] = []
     numbers: dict[str, int] = {}
@@ -627,10 +812,8 @@ def _placements(
         side = item.get("side")
         if side is not None:
             ok = names.side(_line(item, "side", line), side) and ok
-        count = item.get("count", 1)
-        if type(count) is not int or count < 0:
-            fail(_line(item, "count", line), f"`count` must be a whole number of at least 0, got {count!r}")
-            ok = False
+        count = _count(item, line, fail)
+        ok = count is not None and ok
         zone = _zone(item["zone"], _line(item, "zone", line), names, fail) if "zone" in item else Zone()
         when = _when(item, line, options, fail)
         text = item.get("text", "")
@@ -643,7 +826,7 @@ def _placements(
                 _line(item, "id", line), f"`id` must be a word used as the pieces' id prefix, got {prefix!r}"
             )
             ok = False
-        if not ok or zone is None or when is None:
+        if not ok or zone is None or when is None or count is None or not budget.take(count, line):
             continue
         first = numbers.get(prefix, 0)
         ids = tuple(f"{prefix}-{first + i}" for i in range(1, count + 1))
@@ -740,7 +923,7 @@ def _constraints(
     return tuple(out)
 
 
-def _reinforcements(data: LineDict, names: _Names, fail: Fail) -> tuple[Reinforcement, ...]:
+def _reinforcements(data: LineDict, names: _Names, budget: _Budget, fail: Fail) -> tuple[Reinforcement, ...]:
     out: list[Reinforcement] = []
     for item, line in _items(data, "reinforcements", fail):
         if not _unknown_keys(item, line, REINFORCEMENT_KEYS, "a reinforcement", fail):
@@ -758,14 +941,66 @@ def _reinforcements(data: LineDict, names: _Names, fail: Fail) -> tuple[Reinforc
             ok = names.side(_line(item, "side", line), side) and ok
         type_key = item.get("type")
         ok = names.piece_type(_line(item, "type", line), type_key, "unit") and ok
-        count = item.get("count", 1)
-        if type(count) is not int or count < 0:
-            fail(_line(item, "count", line), f"`count` must be a whole number of at least 0, got {count!r}")
-            ok = False
+        count = _count(item, line, fail)
+        ok = count is not None and ok
         box = item.get("box")
         if box is not None and not isinstance(box, str):
             fail(_line(item, "box", line), f"`box` must be text, got {box!r}")
             ok = False
-        if ok:
+        if ok and count is not None and budget.take(count, line):
             out.append(Reinforcement(turn, side, str(type_key), count, box, line))
     return tuple(out)
+
+
+def _count(item: LineDict, line: int, fail: Fail) -> int | None:
+    """An entry's `count` (default 1), at most PIECE_COUNT: refused before any piece is made."""
+    count = item.get("count", 1)
+    at = _line(item, "count", line)
+    if type(count) is not int or count < 0:
+        fail(at, f"`count` must be a whole number of at least 0, got {count!r}")
+        return None
+    if count > PIECE_COUNT:
+        fail(at, f"count {count} is more than {PIECE_COUNT} pieces; give a smaller count (tabletop.limits.PIECE_COUNT)")
+        return None
+    return count
+
+
+def _solver_room(board: Map, placements: tuple[Placement, ...], fail: Fail) -> None:
+    """The solver shuffles the map's hexes once per setup entry: a big map with many
+    entries is refused (limits.SETUP_HEXES) at the entry that passes the bound."""
+    hexes = board.grid.columns * board.grid.rows
+    for n, p in enumerate(placements, 1):
+        if n * hexes > SETUP_HEXES:
+            fail(
+                p.line,
+                f"setup entry {n} on a map of {hexes} hexes: at most {max(1, SETUP_HEXES // hexes)} setup "
+                f"entries fit this map (tabletop.limits.SETUP_HEXES); merge entries or use a smaller map",
+            )
+            return
+
+
+class _Budget:
+    """The pieces a scenario makes in all (units, markers, setup and reinforcements)
+    stay within PIECE_COUNT: each entry takes its count before its pieces are made, and
+    the entry that passes the bound is the line reported (once)."""
+
+    def __init__(self, fixed: int, fail: Fail, line: int) -> None:
+        self.total = fixed
+        self.fail = fail
+        self.over = fixed > PIECE_COUNT
+        if self.over:
+            fail(line, f"the scenario has {fixed} units and markers; at most {PIECE_COUNT} pieces in all")
+
+    def take(self, n: int, line: int | None) -> bool:
+        """Whether ``n`` more pieces fit; an error at ``line`` the first time they do not."""
+        self.total += n
+        if self.total <= PIECE_COUNT:
+            return True
+        if not self.over:
+            self.over = True
+            self.fail(
+                line,
+                f"this entry brings the scenario to {self.total} pieces; at most {PIECE_COUNT} in all "
+                "(tabletop.limits.PIECE_COUNT): give smaller counts",
+            )
+        return False

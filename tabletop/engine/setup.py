@@ -20,8 +20,9 @@ system's names. Randomness comes only from the injected ``Dice``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -35,6 +36,7 @@ from .pieces import MapState, Piece, PieceKind
 ConstraintKind = Literal["every", "per-hex", "total", "run", "zone"]
 CONSTRAINT_KINDS: tuple[ConstraintKind, ...] = ("every", "per-hex", "total", "run")
 DEFAULT_LIMIT = 100_000  # search nodes; a DOG SECTOR setup needs well under a thousand
+NODE_WORK = 256  # piece checks one search step stands for (bigger nodes count as several)
 
 When = tuple[tuple[str, object], ...]
 
@@ -477,6 +479,18 @@ class _Var:
     static: frozenset[Hex] | None  # its possible hexes, if no setup marker can change them
 
 
+@dataclass
+class _Frame:
+    """One level of the search: the piece ``var`` (the ``k``-th), the hexes left to try
+    for it, its group's last rank before it, and the id it has placed now (if any)."""
+
+    k: int
+    var: _Var
+    candidates: Iterator[Hex]
+    saved: int
+    placed: str | None = None
+
+
 class _Search:
     """Backtracking over the pieces not yet on the map, in setup order.
 
@@ -519,10 +533,12 @@ class _Search:
                 self.order.append({h: rank for rank, h in enumerate(shuffled)})
             static = fixed(zone)
             self.vars.extend(_Var(pl, i, groups[key], zone, static) for i in pl.ids if i not in on_map)
+        statics = {v.group: v.static for v in self.vars if v.static is not None}  # sorted once a group
         self.sorted_static: dict[int, list[Hex]] = {
-            v.group: sorted(v.static, key=self.order[v.group].__getitem__)
-            for v in self.vars
-            if v.static is not None
+            g: sorted(static, key=self.order[g].__getitem__) for g, static in statics.items()
+        }
+        self.static_ranks: dict[int, list[int]] = {
+            g: [self.order[g][h] for h in hexes] for g, hexes in self.sorted_static.items()
         }
         self.last: list[int] = [-1] * len(self.order)
         self.limits = [c for c in active if c.kind != "zone"]
@@ -532,6 +548,11 @@ class _Search:
             for c in self.limits
         ]
         self.regions: dict[str | None, list[Region]] = {c.group: _regions(base, c.group) for c in self.limits}
+        # checking one node counts every piece for every constraint: a node of a search
+        # over thousands of pieces costs that many steps of ``limit``, so the limit
+        # bounds the time taken, not just the nodes
+        pieces = len(self.vars) + sum(1 for _ in base.pieces())
+        self.cost = max(1, pieces * len(self.limits) // NODE_WORK)
 
     def run(self) -> list[Piece] | None:
         """A legal setup of the remaining pieces, or None if there is none."""
@@ -539,39 +560,63 @@ class _Search:
             return None
         if not self._feasible(0):
             return None
-        if self._dfs(0):
+        if self._dfs():
             return [self.work.piece(v.piece_id) for v in self.vars]
         return None
 
-    def _candidates(self, v: _Var) -> list[Hex]:
+    def _candidates(self, v: _Var) -> Iterator[Hex]:
+        """The hexes ``v`` may try, in its group's order, from the group's last rank on
+        (a suffix of a fixed zone's sorted hexes: found by bisection, never copied, so a
+        big map costs nothing per piece)."""
         rank = self.order[v.group]
         last = self.last[v.group]
         if v.static is not None:
             hexes = self.sorted_static[v.group]
-        else:
-            hexes = sorted(v.zone.hexes(self.work), key=rank.__getitem__)
-        return [h for h in hexes if rank[h] >= last]
+            start = bisect_left(self.static_ranks[v.group], last)
+            return (hexes[i] for i in range(start, len(hexes)))
+        return iter([h for h in sorted(v.zone.hexes(self.work), key=rank.__getitem__) if rank[h] >= last])
 
-    def _dfs(self, k: int) -> bool:
-        if k == len(self.vars):
+    def _dfs(self) -> bool:
+        """Depth-first search with an explicit stack (a setup may have thousands of
+        pieces: no recursion), trying each piece's candidates in order; the pieces of a
+        found setup are left on ``work``."""
+        if not self.vars:
             return not any(c.violations(self.work) for c in self.active)
-        v = self.vars[k]
-        saved = self.last[v.group]
-        for h in self._candidates(v):
-            self.nodes += 1
+        stack = [self._frame(0)]
+        while stack:
+            frame = stack[-1]
+            if frame.placed is not None:
+                self.work.remove(frame.placed)
+                frame.placed = None
+            h = next(frame.candidates, None)
+            if h is None:
+                self.last[frame.var.group] = frame.saved
+                stack.pop()
+                continue
+            self.nodes += self.cost
             if self.nodes > self.limit:
                 raise SetupUndecided(
                     f"no setup found or ruled out within {self.limit} search steps; the setup "
                     "may be too tight to search: loosen a constraint or raise the limit"
                 )
+            v = frame.var
             piece = v.placement.piece(v.piece_id, h)
             self.work.place(piece)
+            frame.placed = piece.id
             self.last[v.group] = self.order[v.group][h]
-            if self._fits(piece) and self._feasible(k + 1) and self._dfs(k + 1):
-                return True
-            self.work.remove(piece.id)
-        self.last[v.group] = saved
+            k = frame.k + 1
+            if not (self._fits(piece) and self._feasible(k)):
+                continue
+            if k == len(self.vars):
+                if not any(c.violations(self.work) for c in self.active):
+                    return True
+                continue
+            stack.append(self._frame(k))
         return False
+
+    def _frame(self, k: int) -> _Frame:
+        v = self.vars[k]
+        return _Frame(k, v, self._candidates(v), self.last[v.group])
 
     def _fits(self, piece: Piece) -> bool:
         """No maximum is exceeded by the piece just placed."""

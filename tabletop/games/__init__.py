@@ -2,11 +2,17 @@
 and those played end to end a ruleset (turn sequence, procedures, tables) and a bot.
 
 A map names its rule system (``rules:`` in the map file); ``los_policy`` picks the
-policy for it, or free play (the map's own terrain data) for any other map.
+policy for it, or free play (the map's own terrain data) for a map with none or with
+``rules: free``. An unknown name is an error (a typo must never become free play), and
+each rule system declares what it knows of a map (``Knowledge``: its terrain words and
+the regions its rules need) so a map it cannot judge is refused before play.
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 
@@ -16,6 +22,80 @@ from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
+from tabletop.yamlfile import DataError, DataErrors
+
+FREE = "free"
+
+#: rule system key (as written in map and scenario files) -> its package
+PACKAGES = {
+    "dog_sector": "tabletop.games.dog_sector",
+    "devil_dogs": "tabletop.games.devil_dogs",
+    "omaha": "tabletop.games.omaha",
+    "dogfaces": "tabletop.games.dogfaces",
+    "dogs_of_war": "tabletop.games.dogs_of_war",
+}
+
+
+def rules_problem(name: object) -> str | None:
+    """Why ``name`` is not a rule system key (with the known keys and the nearest one),
+    or None if it is one (or ``free``)."""
+    if name == FREE or name in PACKAGES:
+        return None
+    known = [FREE, *PACKAGES]
+    close = difflib.get_close_matches(str(name), known, n=1)
+    guess = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown rule system {name!r}; {guess}known: {', '.join(known)}"
+
+
+def known_rules(name: str | None, where: str = "--rules") -> str | None:
+    """``name`` itself when it is None, ``free`` or a rule system key; else a DataError
+    at ``where`` (a file's name, or the option the value came from)."""
+    if name is None:
+        return None
+    problem = rules_problem(name)
+    if problem is not None:
+        raise DataError(where, None, problem)
+    return name
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a rule system knows of a map: its title, the terrain words it can judge and
+    the regions its rules need and the sides they name. With ``terrain_property`` set, a terrain type is judged
+    by that property's value (Dogs of War reads ``kind``) instead of by its key."""
+
+    title: str
+    terrain: frozenset[str]
+    terrain_property: str | None = None
+    regions: tuple[str, ...] = ()
+    region_kinds: tuple[str, ...] = ()
+    sides: frozenset[str] = frozenset()  # the sides its rules name (empty: any side)
+
+
+def knowledge(rules: str | None) -> Knowledge | None:
+    """What rule system ``rules`` knows (None for free play: every map is fine)."""
+    key = known_rules(rules)
+    if key is None or key == FREE:
+        return None
+    knows: Callable[[], Knowledge] = import_module(PACKAGES[key]).knows
+    return knows()
+
+def _key_for(state: MapState, rules: str | None) -> str | None:
+    """``rules`` (an argument), else the map's own ``rules:``; DataError naming where an
+    unknown name came from, DataErrors if a rule system chosen over the map's own does
+    not know the map (its terrain, the regions it needs)."""
+    board = state.board
+    if rules is None:
+        return known_rules(board.rules, str(board.path) if board.path else f"map {board.name!r}")
+    key = known_rules(rules)
+    if key not in (None, FREE, board.rules):
+        from tabletop.engine.scenario import map_rules_errors
+
+        problems = map_rules_errors(board, key, ("--rules", None))
+        if problems:
+            raise DataErrors(problems)
+    return key
+
 
 #: rule system key (as written in map files) -> module with ``policy(state)``
 LOS_POLICIES = {
@@ -29,8 +109,8 @@ LOS_POLICIES = {
 
 def los_policy(state: MapState, rules: str | None = None) -> LosPolicy:
     """The line-of-sight policy for ``rules`` (default: the map's own ``rules:``)."""
-    key = rules if rules is not None else state.board.rules
-    if key == "free" or key not in LOS_POLICIES:
+    key = _key_for(state, rules)
+    if key is None or key == FREE:
         return FreePlayPolicy.for_map(state)
     module = import_module(LOS_POLICIES[key])
     policy: LosPolicy = module.policy(state)
@@ -49,8 +129,8 @@ MOVE_POLICIES = {
 
 def move_policy(state: MapState, rules: str | None = None) -> MovePolicy:
     """The movement policy for ``rules`` (default: the map's own ``rules:``)."""
-    key = rules if rules is not None else state.board.rules
-    if key == "free" or key not in MOVE_POLICIES:
+    key = _key_for(state, rules)
+    if key is None or key == FREE:
         return FreePlayMovePolicy()
     module = import_module(MOVE_POLICIES[key])
     policy: MovePolicy = module.move_policy(state)
@@ -65,8 +145,9 @@ RULESETS = {
 
 
 def ruleset(rules: str | None) -> Ruleset:
-    """The turn sequence and procedures for ``rules``; free play when it has none."""
-    if rules is None or rules not in RULESETS:
+    """The turn sequence and procedures for ``rules``; free play when it has none.
+    DataError for a name that is no rule system."""
+    if known_rules(rules) is None or rules not in RULESETS:
         return FreePlayRules()
     made: Ruleset = import_module(RULESETS[rules]).ruleset()
     return made

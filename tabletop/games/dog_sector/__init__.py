@@ -9,3 +9,26 @@ and 6 (``los.yaml``); ``movement`` the phase 5 movement, stacking and obstacle r
 runs phases 1, 2, 3 and 7, ``german`` phase 4, ``american`` phases 5 and 6, ``hits``
 what a hit does (``hits.yaml``), ``victory`` Table 7; their tables are ``rules.yaml``.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tabletop.games import Knowledge
+
+
+def knows() -> Knowledge:
+    """The terrain of los.yaml and movement.yaml, the section regions rules.yaml fires
+    artillery at, and the region kinds of the landing row and of the map sections, and the sides of los.yaml."""
+    from tabletop.games import Knowledge
+
+    from . import los, movement, procedures
+
+    t = procedures.tables()
+    terrain = los.tables().terrain | frozenset(movement.tables().terrain_costs)
+    kinds = (t.landing.region_kind, los.tables().section_kind)
+    sides = frozenset(los.tables().sides)
+    return Knowledge(
+        "DOG SECTOR", terrain, regions=tuple(t.artillery.sections), region_kinds=kinds, sides=sides
+    )

@@ -4,3 +4,23 @@ Individual soldiers, D6 combat table. ``los``: line of sight and the terrain mod
 of a shot; ``movement``: terrain costs, roads, bridges, stacking, stopping next to an
 enemy and Larry's jet pack. Unit types are the soldiers' names in lower case.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tabletop.games import Knowledge
+
+
+def knows() -> Knowledge:
+    """The terrain of the movement table (movement.yaml) and of the shot table (los.yaml)."""
+    from tabletop.games import Knowledge
+
+    from . import los, movement
+
+    shots = los.default_table()
+    terrain = (
+        frozenset(movement.default_table().terrain) | frozenset(shots.range_limit) | frozenset(shots.into_hex)
+    )
+    return Knowledge("Dogfaces in Space", terrain)

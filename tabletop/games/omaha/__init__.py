@@ -8,6 +8,25 @@ movement table by unit class, climbing, roads, extended turns and stacking; ``co
 US control of hexes and German communication paths to the exits.
 """
 
-from .fields import INTENSITIES, FieldsConfig, Intensity, field_at, fields_of_fire
+from __future__ import annotations
 
-__all__ = ["INTENSITIES", "FieldsConfig", "Intensity", "field_at", "fields_of_fire"]
+from typing import TYPE_CHECKING
+
+from .fields import GAME, INTENSITIES, FieldsConfig, Intensity, field_at, fields_of_fire
+
+if TYPE_CHECKING:
+    from tabletop.games import Knowledge
+
+__all__ = ["INTENSITIES", "FieldsConfig", "Intensity", "field_at", "fields_of_fire", "knows"]
+
+
+def knows() -> Knowledge:
+    """The terrain rows of the 9.4 movement table (movement.yaml); the US side of
+    movement.yaml and the German side of fields.yaml."""
+    from tabletop.games import Knowledge
+
+    from .fields import default_config
+    from .movement import default_rules
+
+    sides = frozenset({default_rules().us_side, default_config().german_side})
+    return Knowledge(GAME, frozenset(default_rules().terrain), sides=sides)
