@@ -49,24 +49,36 @@ def _vm_size() -> int:
     return 0
 
 
+#: wall-clock seconds a run may take, as a multiple of its CPU seconds (a run blocked on
+#: nothing but a busy machine is not a hang; one sleeping forever is)
+WALL_FACTOR = 4
+
+
 @contextlib.contextmanager
 def limits(seconds: float) -> Iterator[None]:
-    """Raise Hang after ``seconds``; MemoryError past MEMORY more than is mapped now."""
+    """Raise Hang after ``seconds`` of CPU time (or WALL_FACTOR times that on the clock);
+    MemoryError past MEMORY more than is mapped now."""
 
     def ring(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds:g} s")
+        clock = "CPU" if signum == signal.SIGPROF else "wall-clock"
+        raise Hang(
+            f"no answer within {seconds * (1 if signum == signal.SIGPROF else WALL_FACTOR):g} s of {clock} time"
+        )
 
-    old_handler = signal.signal(signal.SIGALRM, ring)
+    old_handlers = {sig: signal.signal(sig, ring) for sig in (signal.SIGPROF, signal.SIGALRM)}
     old_as = resource.getrlimit(resource.RLIMIT_AS)
     cap = _vm_size() + MEMORY
     if old_as[0] == resource.RLIM_INFINITY or old_as[0] > cap:
         resource.setrlimit(resource.RLIMIT_AS, (cap, old_as[1]))
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
+        for sig, handler in old_handlers.items():
+            signal.signal(sig, handler)
         resource.setrlimit(resource.RLIMIT_AS, old_as)
 
 
@@ -91,13 +103,21 @@ class Run:
         return (flush or lines or [""])[-1][:300]
 
 
-def _child(argv: list[str], cwd: Path, home: Path, err: Path, out: Path) -> int:
+def _child(argv: list[str], cwd: Path, home: Path, err: Path, out: Path, seconds: float) -> int:
     """Body of the forked child: `tabletop ARGV` as `python -m tabletop` would run it."""
     os.chdir(cwd)
     os.environ.update(TABLETOP_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    for sig in (signal.SIGALRM, signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
+    for sig in (
+        signal.SIGALRM,
+        signal.SIGINT,
+        signal.SIGTERM,
+        signal.SIGPIPE,
+        signal.SIGXFSZ,
+        signal.SIGXCPU,
+    ):
         signal.signal(sig, signal.SIG_DFL)
     signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.setitimer(signal.ITIMER_PROF, 0)
     fd_out = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     fd_err = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(fd_out, 1)
@@ -108,6 +128,9 @@ def _child(argv: list[str], cwd: Path, home: Path, err: Path, out: Path) -> int:
     resource.setrlimit(resource.RLIMIT_AS, (_vm_size() + MEMORY,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    spent = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = int(spent.ru_utime + spent.ru_stime + seconds) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     from tabletop.cli import main
 
     sys.argv = ["tabletop", *argv]
@@ -139,7 +162,8 @@ def _pygame_live() -> bool:
 
 
 def run_cli(argv: list[str], *, cwd: Path, home: Path, logs: Path, seconds: float) -> Run:
-    """`tabletop ARGV` in a child with the limits; a child past ``seconds`` is killed."""
+    """`tabletop ARGV` in a child with the limits: past ``seconds`` of CPU time the kernel
+    ends it (SIGXCPU), past WALL_FACTOR times that on the clock this process kills it."""
     err, out = logs / "stderr.txt", logs / "stdout.txt"
     start = time.monotonic()
     if _pygame_live():
@@ -150,10 +174,10 @@ def run_cli(argv: list[str], *, cwd: Path, home: Path, logs: Path, seconds: floa
     if pid == 0:  # pragma: no cover - the child
         code = 1
         try:
-            code = _child(argv, cwd, home, err, out)
+            code = _child(argv, cwd, home, err, out, seconds)
         finally:
             os._exit(code)
-    hung = not _wait(pid, seconds)
+    hung = not _wait(pid, seconds * WALL_FACTOR)
     if hung:
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
@@ -179,6 +203,7 @@ def _run_fresh(argv: list[str], *, cwd: Path, home: Path, err: Path, out: Path, 
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY + 512 * 1024**2,) * 2)
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CPU, (int(seconds) + 2, int(seconds) + 7))
 
     env = dict(os.environ, TABLETOP_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
@@ -189,7 +214,7 @@ def _run_fresh(argv: list[str], *, cwd: Path, home: Path, err: Path, out: Path, 
             stdin=subprocess.DEVNULL, preexec_fn=limit,
         )  # fmt: skip
         try:
-            proc.wait(seconds)
+            proc.wait(seconds * WALL_FACTOR)
             hung = False
         except subprocess.TimeoutExpired:
             proc.kill()
@@ -220,10 +245,11 @@ def cli_problems(run: Run, before: dict[str, str], after: dict[str, str]) -> lis
     of the tree changed."""
     problems = []
     if run.hung:
-        problems.append(f"hang: no exit within the time limit ({run.seconds:.1f} s)")
+        problems.append(f"hang: no exit within {run.seconds:.0f} s on the clock")
     elif run.signal is not None:
         name = signal.Signals(run.signal).name
-        problems.append(f"killed by {name}" + (" (file-size limit)" if name == "SIGXFSZ" else ""))
+        why = {"SIGXFSZ": " (wrote past the file-size limit)", "SIGXCPU": " (hang: past the CPU-time limit)"}
+        problems.append(f"killed by {name}{why.get(name, '')}")
     elif run.code not in (0, 2):
         problems.append(f"exit {run.code}: {run.last_line()}")
     if "Traceback (most recent call last)" in run.stderr:
