@@ -1,0 +1,1 @@
+"""Mutation strategies and a guarded runner for tests/test_fuzz.py."""
