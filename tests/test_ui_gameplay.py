@@ -163,10 +163,21 @@ def test_the_after_action_report_is_saved(app: App, tmp_path: Path) -> None:
     app.play.state.result = "Private (0 of 6 trench sections cleared)"  # as if over
     app.act({"do": "note", "text": "the wire held at 0605"})
     key(app, pygame.K_r, mod=pygame.KMOD_CTRL)
-    report = tmp_path / "dog-sector-report.txt"
+    report = tmp_path / "auto-report.txt"  # named after this game's save, not the scenario
     text = report.read_text()
     assert "after-action report" in text and "note: the wire held at 0605" in text
     assert "trench sections cleared" in text
+
+
+def test_ctrl_s_saves_through_the_autosave_and_keeps_the_previous_version(app: App, tmp_path: Path) -> None:
+    """Ctrl+S writes the game's own save and keeps the one before as NAME.json.1, as every
+    autosave does (finding S2: no write replaces a save with nothing kept)."""
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    first = (tmp_path / "auto.json").read_bytes()
+    key(app, pygame.K_n)  # the game moves on
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert (tmp_path / "auto.json").read_bytes() != first
+    assert (tmp_path / "auto.json.1").read_bytes() == first
 
 
 PROSE = {"click", "drag", "hover", "while", "wheel", "selected", "closing", "choice"}

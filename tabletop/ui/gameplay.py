@@ -363,24 +363,41 @@ class GamePanel(Component):
         self._move_in_log(app, lambda: app.play.goto(target), "jump")
 
     def save(self, app: App) -> None:
-        path = app.save_path or savefile.autosave_path(app.source or "game")
+        """Ctrl+S: write the game now, through the autosave (its file, its previous
+        versions kept, its warning bar cleared once a write works again)."""
+        from .table import Autosaver
+
+        hook = app.play.on_phase_end
+        if isinstance(hook, Autosaver):
+            if hook.path is None:
+                hook.path = self._new_save_path(app)
+            if hook.start(app.play, hook.path):
+                app.say(f"saved: {hook.path} (tabletop play --load {hook.path})")
+            return
+        path = app.save_path or self._new_save_path(app)
         try:
-            savefile.write_save(path, app.play, app.source)
+            savefile.write_autosave(path, app.play, app.source)
         except OSError as exc:
             app.say(f"save failed: {exc}")
             return
+        app.save_path = path
         app.say(f"saved: {path} (tabletop play --load {path})")
 
+    @staticmethod
+    def _new_save_path(app: App) -> Path:
+        return savefile.new_autosave_path(Path(app.source or "game").stem, app.play.seed)
+
     def write_report(self, app: App) -> None:
-        """The after-action report: result, the notes, and the log, as a text file."""
+        """The after-action report: result, the notes, and the log, as a text file named
+        after the game's save, so a later game's report never replaces this one's."""
         report = getattr(app.play.rules, "report", None)
         lines = report(app.play) if report is not None else default_report(app)
-        folder = (app.save_path or savefile.autosave_path(app.source or "game")).parent
-        path = folder / f"{Path(app.source or 'game').stem}-report.txt"
-        from tabletop.atomicfile import write_atomic
+        save = app.save_path or self._new_save_path(app)
+        path = save.with_name(f"{save.stem}-report.txt")
+        from tabletop.atomicfile import make_folder, write_atomic
 
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(path.parent)
             write_atomic(path, "\n".join(lines) + "\n")
         except OSError as exc:
             app.say(f"report not saved: {exc}")
