@@ -320,11 +320,11 @@ class Game:
             for piece in placed:
                 state.map.place(self._full(piece))
             return [f"setup: {len(placed)} pieces placed by the solver"]
-        piece = next((p for p in setup.to_place(state.map, self.setup) if p.id == action.get("piece")), None)
-        if action["do"] != "setup-place" or piece is None:  # only a replayed log skips refusal
+        waiting = next((p for p in setup.to_place(state.map, self.setup) if p.id == action.get("piece")), None)
+        if action["do"] != "setup-place" or waiting is None:  # only a replayed log skips refusal
             raise ValueError(f"during setup, {action!r} is neither a placement nor a table action")
-        state.map.place(self._full(replace(piece, hex=board.hex_of(str(action["to"])))))
-        return [f"setup: {piece.id} placed in {action['to']}"]
+        state.map.place(self._full(replace(waiting, hex=board.hex_of(str(action["to"])))))
+        return [f"setup: {waiting.id} placed in {action['to']}"]
 
     def _full(self, piece: Piece) -> Piece:
         """A unit set up at full strength (its counter's steps)."""
