@@ -110,8 +110,11 @@ def effective_rules(opened: Map | Scenario, given: str | None) -> str | None:
     by its argument type)."""
     rules = given if given is not None else opened.rules
     if rules is not None and rules not in ("free", *LOS_RULES):
+        wrong = opened.path
+        if isinstance(opened, Scenario) and rules == opened.board.rules:
+            wrong = opened.board.path  # inherited from the map: the map is what is wrong
         raise CliError(
-            f"{opened.path}: rules {_shown(str(rules))} is not a rule system tabletop knows; "
+            f"{wrong}: rules {_shown(str(rules))} is not a rule system tabletop knows; "
             f"choose one of free, {', '.join(LOS_RULES)}"
         )
     return rules
