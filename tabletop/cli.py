@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import stat
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tabletop import __version__
+from tabletop import __version__, limits
 from tabletop.atomicfile import WriteError, check_target, write_atomic
 from tabletop.board import Map, load_map
 from tabletop.board.blank import blank_map_yaml
@@ -55,38 +57,89 @@ def _open_map(source: str) -> Map:
     return opened.board if isinstance(opened, Scenario) else opened
 
 
-def locate(state: MapState, text: str, what: str) -> tuple[Hex, Piece | None]:
-    """A FROM/TO argument: a hex label on the map, or a unit id in the scenario."""
+def _shown(text: str, most: int = 60) -> str:
+    """An argument quoted for a message, cut short if long (a 5000-character path)."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
+
+
+def _unit_ids(state: MapState) -> list[str]:
+    return [str(p.id) for p in state.pieces() if p.kind == "unit"]
+
+
+def _units_hint(state: MapState) -> str:
+    ids = _unit_ids(state)
+    listed = ", ".join(ids[:12]) + (f" and {len(ids) - 12} more" if len(ids) > 12 else "")
+    return listed or "none"
+
+
+def locate(state: MapState, text: str, what: str, source: str | None = None) -> tuple[Hex, Piece | None]:
+    """A FROM/TO argument: a hex label on the map, or a unit id in the scenario.
+
+    CliError naming ``source`` (the scenario or map file the units come from) when it is
+    neither; an all-digit text is taken as a label and gets the label's own problem."""
     try:
         return state.board.hex_of(text), None
     except LabelError as exc:
         for p in state.pieces():
             if p.id == text and p.kind == "unit":
                 return p.hex, p
-        ids = [p.id for p in state.pieces() if p.kind == "unit"]
-        hint = f"; units here: {', '.join(ids[:12])}" if ids else ""
-        raise CliError(f"{what} {text!r}: {exc}, and no unit has that id{hint}") from None
+        if not _unit_ids(state) or (text.isascii() and text.isdigit()):
+            raise CliError(f"{what} {_shown(text)}: {exc}") from None
+        where = f"{source}: " if source else ""
+        example = state.board.label(next(iter(state.board.terrain)))
+        raise CliError(
+            f"{where}{what}: no unit {_shown(text)} here (units: {_units_hint(state)}); "
+            f"give a unit id or a hex label like {example}"
+        ) from None
+
+
+def find_unit(state: MapState, text: str, what: str, source: str) -> Piece:
+    """A unit argument (reach UNIT, render --reach): CliError naming ``source`` if absent."""
+    for p in state.pieces():
+        if p.id == text and p.kind == "unit":
+            return p
+    if not _unit_ids(state):
+        raise CliError(f"{source}: {what} {_shown(text)}: no units here (a map); give a scenario with units")
+    raise CliError(f"{source}: {what}: no unit {_shown(text)} here (units: {_units_hint(state)}); give a unit id")
+
+
+def effective_rules(opened: Map | Scenario, given: str | None) -> str | None:
+    """The rule system an analysis judges by: --rules, else the scenario's ``rules:``, else
+    the map's (a scenario's ``rules`` already falls back to its map's). One place, so
+    ``los``, ``viewshed``, ``reach`` and ``render`` agree with each other and the window.
+    CliError if the file names a rule system tabletop does not know (--rules is checked
+    by its argument type)."""
+    rules = given if given is not None else opened.rules
+    if rules is not None and rules not in ("free", *LOS_RULES):
+        wrong = opened.path
+        if isinstance(opened, Scenario) and rules == opened.board.rules:
+            wrong = opened.board.path  # inherited from the map: the map is what is wrong
+        raise CliError(
+            f"{wrong}: rules {_shown(str(rules))} is not a rule system tabletop knows; "
+            f"choose one of free, {', '.join(LOS_RULES)}"
+        )
+    return rules
 
 
 class _Table:
-    """What a LOS command works on: the live state, the policy and the conditions."""
+    """What an analysis command works on: the live state, the rule system and its line of
+    sight policy, the conditions, and the file the names come from."""
 
     def __init__(self, source: str, rules: str | None) -> None:
         opened = _open(source)
         if isinstance(opened, Scenario):
             self.state = opened.state()
             self.conditions = opened.conditions
-            rules = rules or opened.rules
         else:
             self.state = MapState.of(opened)
             self.conditions = frozenset()
-        if rules is not None and rules not in ("free", *LOS_RULES):
-            raise CliError(f"--rules {rules!r}: choose one of free, {', '.join(LOS_RULES)}")
-        self.policy: LosPolicy = los_policy(self.state, rules)
+        self.source = str(opened.path)
+        self.rules = effective_rules(opened, rules)
+        self.policy: LosPolicy = los_policy(self.state, self.rules)
         self.board = self.state.board
 
     def where(self, text: str, what: str) -> tuple[Hex, Piece | None]:
-        return locate(self.state, text, what)
+        return locate(self.state, text, what, self.source)
 
     def query(self, a: str, b: str, args: argparse.Namespace) -> LosQuery:
         src, viewer = self.where(a, "FROM")
@@ -131,15 +184,16 @@ def _safe_label(board: Map) -> Any:
 
 
 def cmd_los(args: argparse.Namespace) -> int:
+    if args.pairs and (args.frm is not None or args.to is not None):
+        raise CliError("give FROM and TO, or --pairs FILE, not both")
     table = _Table(args.map, args.rules)
     label = _safe_label(table.board)
     if args.pairs:
-        queries = _read_pairs(Path(args.pairs), table, args)
-        for q in queries:
+        for number, q in _read_pairs(Path(args.pairs), table, args):
             try:
                 r = line_of_sight(table.state, table.policy, q)
-            except ValueError as exc:
-                raise CliError(f"{args.pairs}: {exc}") from None
+            except ValueError as exc:  # a rule system refusing the firer or the target
+                raise CliError(f"{args.pairs}:{number}: {exc}") from None
             print(json.dumps(r.to_json(label), separators=(",", ":")) if args.json else _describe(r, label))
         return 0
     if args.frm is None or args.to is None:
@@ -147,7 +201,7 @@ def cmd_los(args: argparse.Namespace) -> int:
     try:
         r = line_of_sight(table.state, table.policy, table.query(args.frm, args.to, args))
     except ValueError as exc:  # a rule system refusing the firer or the target
-        raise CliError(f"los {args.frm} {args.to}: {exc}") from None
+        raise CliError(f"{table.source}: los {args.frm} {args.to}: {exc}") from None
     if args.json:
         _print_json(r.to_json(label))
     else:
@@ -155,23 +209,72 @@ def cmd_los(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_pairs(path: Path, table: _Table, args: argparse.Namespace) -> list[LosQuery]:
-    """All queries of a pairs file, checked before any is answered."""
+def read_text_file(path: Path, what: str, most: int) -> str:
+    """The UTF-8 text of a regular file given as an argument, read only
+    after its kind is checked: a folder, a pipe or a device is refused, never opened to
+    block or to read forever. CliError with ``file:line`` for bytes that are not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
+        kind = path.stat()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file; check the {what} path") from None
     except OSError as exc:
         raise CliError(f"{path}: cannot read ({exc.strerror})") from None
-    queries = []
-    for number, row in enumerate(text.splitlines(), start=1):
+    if stat.S_ISDIR(kind.st_mode):
+        raise CliError(f"{path}: a folder, not a file; give a text file for {what}")
+    if not stat.S_ISREG(kind.st_mode):
+        raise CliError(f"{path}: not a regular file (a device, pipe or socket); give a text file for {what}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never blocks, even if swapped for a pipe
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CliError(f"{path}: not a regular file (a device, pipe or socket); give a text file for {what}")
+        try:
+            data = f.read(most + 1)
+        except OSError as exc:
+            raise CliError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(data) > most:
+        raise CliError(f"{path}: more than {most} bytes; a {what} file may hold at most {most}, split it")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CliError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8"
+        ) from None
+
+
+#: bad lines of a --pairs file reported one by one before the rest are only counted
+PAIRS_ERRORS_SHOWN = 50
+
+
+def _read_pairs(path: Path, table: _Table, args: argparse.Namespace) -> list[tuple[int, LosQuery]]:
+    """All queries of a pairs file with their line numbers, checked before any is
+    answered; DataErrors with one ``file:line`` a bad line."""
+    text = read_text_file(path, "--pairs", limits.PAIRS_BYTES)
+    rows = text.splitlines()
+    if len(rows) > limits.PAIRS_LINES:
+        raise CliError(f"{path}: {len(rows)} lines; a --pairs file may hold at most {limits.PAIRS_LINES}, split it")
+    queries: list[tuple[int, LosQuery]] = []
+    errors: list[DataError] = []
+    for number, row in enumerate(rows, start=1):
         words = row.split("#", 1)[0].split()
         if not words:
             continue
-        if len(words) != 2:
-            raise CliError(f"{path}:{number}: expected two hexes or unit ids, 'FROM TO', got {row.strip()!r}")
         try:
-            queries.append(table.query(words[0], words[1], args))
+            if len(words) != 2:
+                raise CliError(f"expected two hexes or unit ids, 'FROM TO', got {_shown(row.strip())}")
+            queries.append((number, table.query(words[0], words[1], args)))
         except CliError as exc:
-            raise CliError(f"{path}:{number}: {exc}") from None
+            errors.append(DataError(path, number, str(exc).removeprefix(f"{table.source}: ")))
+    if errors:
+        shown = errors[:PAIRS_ERRORS_SHOWN]
+        if len(errors) > len(shown):
+            shown.append(DataError(path, None, f"and {len(errors) - len(shown)} more bad lines"))
+        raise DataErrors(shown)
+    if not queries:
+        raise CliError(f"{path}: no 'FROM TO' lines; write one pair of hexes or unit ids a line")
     return queries
 
 
@@ -181,16 +284,12 @@ def _points(cost: int, scale: int) -> int | float:
 
 def cmd_reach(args: argparse.Namespace) -> int:
     table = _Table(args.scenario, args.rules)
-    units = {p.id: p for p in table.state.pieces() if p.kind == "unit"}
-    unit = units.get(args.unit)
-    if unit is None:
-        listed = ", ".join(list(units)[:12]) or "none"
-        raise CliError(f"unit {args.unit!r} is not in {args.scenario}; units here: {listed}")
-    policy = move_policy(table.state, args.rules)
+    unit = find_unit(table.state, args.unit, "UNIT", table.source)
+    policy = move_policy(table.state, table.rules)
     try:
         result = plan_move(table.state, policy, unit, args.order, args.budget)
     except ValueError as exc:  # a rule system refusing the order, the unit or its side
-        raise CliError(f"reach {unit.id}: {exc}") from None
+        raise CliError(f"{table.source}: reach {unit.id}: {exc}") from None
     label = table.board.label
     zone = must_stop_overlay(table.state, policy, unit)
     data: dict[str, Any] = {
@@ -205,7 +304,7 @@ def cmd_reach(args: argparse.Namespace) -> int:
         "must_stop_zone": sorted(label(h) for h in zone),
         "notes": list(result.notes),
     }
-    if args.to:
+    if args.to is not None:
         dest, _ = table.where(args.to, "--to")
         if dest not in result.costs:
             raise CliError(f"--to {args.to}: {unit.id} cannot end its move there"
@@ -231,10 +330,13 @@ def cmd_viewshed(args: argparse.Namespace) -> int:
     table = _Table(args.map, args.rules)
     src, viewer = table.where(args.frm, "FROM")
     conditions = table.conditions | ({"night"} if args.night else set())
-    seen = viewshed(
-        table.state, table.policy, src, source_level=args.from_level, viewer=viewer,
-        conditions=frozenset(conditions), max_range=args.range,
-    )  # fmt: skip
+    try:
+        seen = viewshed(
+            table.state, table.policy, src, source_level=args.from_level, viewer=viewer,
+            conditions=frozenset(conditions), max_range=args.range,
+        )  # fmt: skip
+    except ValueError as exc:  # a rule system refusing the viewer
+        raise CliError(f"{table.source}: viewshed {args.frm}: {exc}") from None
     label = table.board.label
     visible = sorted(label(h) for h in seen)
     hindered = sorted(label(h) for h, v in seen.items() if v == "hindered")
@@ -406,24 +508,37 @@ def cmd_render(args: argparse.Namespace) -> int:
     except WriteError as exc:
         raise CliError(str(exc)) from None
     app = open_table(args.map, rules=args.rules, size=args.size)
-    overlays = app.overlay_component()
-    if args.los:
-        a, _ = locate(app.state, args.los[0], "--los FROM")
-        b, _ = locate(app.state, args.los[1], "--los TO")
-        overlays.set_los(app, a, b)
-    if args.reach:
-        if args.reach not in {p.id for p in app.state.pieces() if p.kind == "unit"}:
-            raise CliError(f"--reach {args.reach!r}: no unit with that id here")
-        overlays.show_reach(app, args.reach)
-    if args.viewshed:
-        h, _ = locate(app.state, args.viewshed, "--viewshed")
-        overlays.show_viewshed(app, h)
+    _render_overlays(app, args)
     try:
         render_png(app, out, args.size)
     except WriteError as exc:
         raise CliError(str(exc)) from None
     print(f"wrote {out} ({args.size[0]}x{args.size[1]})")
     return 0
+
+
+def _render_overlays(app: Any, args: argparse.Namespace) -> None:
+    """render's --los, --reach and --viewshed, looked up as ``los``, ``reach`` and
+    ``viewshed`` look them up. One hex twice is a line of sight of range 0, as ``los``
+    answers it: there is no thread to draw, and the note says so."""
+    overlays = app.overlay_component()
+    source = str(app.source)
+    if args.los:
+        a, _ = locate(app.state, args.los[0], "--los FROM", source)
+        b, _ = locate(app.state, args.los[1], "--los TO", source)
+        if a == b:
+            print(f"--los {args.los[0]} {args.los[1]}: one hex ({app.board.label(a)}), range 0; no line drawn")
+        else:
+            overlays.set_los(app, a, b)
+    if args.reach:
+        unit = find_unit(app.state, args.reach, "--reach", source)
+        try:
+            overlays.show_reach(app, unit.id)
+        except ValueError as exc:  # a rule system refusing the unit or its side
+            raise CliError(f"{source}: --reach {unit.id}: {exc}") from None
+    if args.viewshed:
+        h, _ = locate(app.state, args.viewshed, "--viewshed", source)
+        overlays.show_viewshed(app, h)
 
 
 def cmd_map(args: argparse.Namespace) -> int:
@@ -644,33 +759,73 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
+def _whole(text: str, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``; the text is checked before it is
+    converted, so 10**5000 is refused at once and not by Python's digit limit."""
+    plain = text.strip().replace("_", "")
+    digits = plain.removeprefix("-").removeprefix("+")
+    if not digits.isascii() or not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number")
+    if len(digits.lstrip("0")) > len(str(max(abs(low), abs(high)))) or not low <= int(plain) <= high:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is out of range ({low} to {high})")
+    return int(plain)
 
 
-def _positive(text: str) -> int:
+def _ranged(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        return _whole(text, low, high)
+
+    parse.__name__ = "whole number"  # argparse's word for it in "invalid ... value"
+    return parse
+
+
+_positive = _ranged(1, 999)
+_count = _ranged(1, limits.SIM_GAMES)
+_jobs = _ranged(1, limits.SIM_JOBS)
+_seed = _ranged(0, limits.SEED)
+_level = _ranged(-limits.LEVEL, limits.LEVEL)
+_budget = _ranged(0, limits.REACH_BUDGET)
+
+
+def _path(text: str) -> str:
+    """A file or folder argument that some system call could take: no NUL, not empty,
+    and within the lengths Linux allows, so a bad one is a clear argument error and not
+    ``ValueError: embedded null byte`` or ``File name too long`` from deep inside."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path; give a file name")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} holds a NUL character, which no file name can")
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 999:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (1 to 999)")
-    return value
+        raw = os.fsencode(text)
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a valid file name (stray surrogate)") from None
+    if len(raw) > limits.PATH_BYTES:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is {len(raw)} bytes; a path has at most {limits.PATH_BYTES}")
+    longest = max(raw.split(b"/"), key=len)
+    if len(longest) > limits.NAME_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)}: a name in it is {len(longest)} bytes; a file name has at most {limits.NAME_CHARS}"
+        )
+    return text
+
+
+def _rules_name(text: str) -> str:
+    """--rules: free or a rule system tabletop knows (a typo is refused, not free play)."""
+    if text != "free" and text not in LOS_RULES:
+        raise argparse.ArgumentTypeError(f"{_shown(text)}: choose one of free, {', '.join(LOS_RULES)}")
+    return text
 
 
 def _rules_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", help="rule system to judge by (default: the map's); 'free' for free play")
+    p.add_argument(
+        "--rules", type=_rules_name,
+        help="rule system to judge by (default: the scenario's, else the map's); 'free' for free play",
+    )  # fmt: skip
 
 
 def _sight_options(p: argparse.ArgumentParser) -> None:
     """The options a line of sight or a viewshed shares: the looker's level, darkness."""
-    p.add_argument("--from-level", type=int, help="level at FROM (default: ground + the unit's level)")
+    p.add_argument("--from-level", type=_level, help="level at FROM (default: ground + the unit's level)")
     p.add_argument("--night", action="store_true", help="darkness (games with night rules)")
 
 
@@ -686,15 +841,15 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="open the table window on a scenario or map (default: the solo DOG SECTOR scenario)"
     )
     p.add_argument(
-        "scenario", nargs="?", help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})"
+        "scenario", nargs="?", type=_path, help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})"
     )
     p.add_argument("--size", type=_size, default=(1280, 800), help="window size WxH (default 1280x800)")
     _rules_option(p)
     p.add_argument("--frames", type=_positive, help="close after this many frames (scripted checks)")
-    p.add_argument("--seed", type=int, help="dice seed (default: a random one, printed so the game can be replayed)")
-    p.add_argument("--load", metavar="SAVE", help="play on from a saved game (its own scenario and seed)")
+    p.add_argument("--seed", type=_seed, help="dice seed (default: a random one, printed so the game can be replayed)")
+    p.add_argument("--load", metavar="SAVE", type=_path, help="play on from a saved game (its own scenario and seed)")
     p.add_argument(
-        "--save", metavar="FILE",
+        "--save", metavar="FILE", type=_path,
         help="where Ctrl+S and the autosave write (default: the --load file, or a new file for each "
         "game in ~/.tabletop/autosave/); an existing file is refused unless --force",
     )  # fmt: skip
@@ -714,8 +869,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", help="draw the table to a PNG, no window needed")
-    p.add_argument("map", help="map or scenario: path or bare shipped name")
-    p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("map", type=_path, help="map or scenario: path or bare shipped name")
+    p.add_argument("--out", required=True, type=_path, help="PNG file to write")
     p.add_argument("--size", type=_size, default=(1600, 1000), help="image size WxH (default 1600x1000)")
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="draw the line-of-sight thread")
     p.add_argument("--reach", metavar="UNIT", help="shade where this unit may move")
@@ -729,7 +884,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Show a map (path or bare shipped name), or print it as JSON with --json. "
         "To make a blank free-play map: tabletop map new --columns C --rows R --out FILE.",
     )
-    p.add_argument("map", help="map file path or bare name of a shipped map")
+    p.add_argument("map", type=_path, help="map file path or bare name of a shipped map")
     p.add_argument("--json", action="store_true", help="print the grid as JSON")
     p.set_defaults(func=cmd_map)
 
@@ -739,18 +894,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Judge a line of sight under the map's rule system (or --rules). FROM and TO are hex "
         "labels (0504) or, in a scenario, unit ids. --pairs FILE answers one 'FROM TO' a line.",
     )
-    p.add_argument("map", help="map or scenario: path or bare shipped name")
+    p.add_argument("map", type=_path, help="map or scenario: path or bare shipped name")
     p.add_argument("frm", nargs="?", metavar="FROM", help="hex label or unit id")
     p.add_argument("to", nargs="?", metavar="TO", help="hex label or unit id")
-    p.add_argument("--pairs", metavar="FILE", help="file of 'FROM TO' lines; one answer a line")
+    p.add_argument("--pairs", metavar="FILE", type=_path, help="file of 'FROM TO' lines; one answer a line")
     _sight_options(p)
-    p.add_argument("--to-level", type=int, help="level at TO (default: ground + the unit's level)")
+    p.add_argument("--to-level", type=_level, help="level at TO (default: ground + the unit's level)")
     _rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON (one object a line with --pairs)")
     p.set_defaults(func=cmd_los)
 
     p = sub.add_parser("viewshed", help="every hex visible from a hex or unit")
-    p.add_argument("map", help="map or scenario: path or bare shipped name")
+    p.add_argument("map", type=_path, help="map or scenario: path or bare shipped name")
     p.add_argument("frm", metavar="FROM", help="hex label or unit id")
     p.add_argument("--range", type=_positive, help="only hexes within this range")
     _sight_options(p)
@@ -765,19 +920,19 @@ def build_parser() -> argparse.ArgumentParser:
         "may end in with the cost, the hexes where it must stop (zones of control, ...) and why, and "
         "the hexes whole-move rules rule out.",
     )
-    p.add_argument("scenario", help="scenario (or map): path or bare shipped name")
+    p.add_argument("scenario", type=_path, help="scenario (or map): path or bare shipped name")
     p.add_argument("unit", help="unit id")
     p.add_argument(
         "--order", help="the rule system's move order, e.g. ADV, RET, REP (Devil Dogs), run (Dogs of War)"
     )
-    p.add_argument("--budget", type=int, help="movement points (default: the rule system's for this unit)")
+    p.add_argument("--budget", type=_budget, help="movement points (default: the rule system's for this unit)")
     p.add_argument("--to", help="also print the cheapest path to this hex")
     _rules_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_reach)
 
     p = sub.add_parser("validate", help="check map and scenario files (and folders of them)")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    p.add_argument("paths", nargs="+", metavar="PATH", type=_path, help="files or folders to check")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=cmd_validate)
 
@@ -788,9 +943,9 @@ def build_parser() -> argparse.ArgumentParser:
         "times (for each choice of --by), game i with seed SEED+i, and print how often each level of "
         "victory came out.",
     )
-    p.add_argument("scenario", help="scenario: path or bare shipped name (e.g. dog-sector)")
+    p.add_argument("scenario", type=_path, help="scenario: path or bare shipped name (e.g. dog-sector)")
     p.add_argument("--games", type=_count, default=100, help="games per group (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses SEED+i (default 1)")
+    p.add_argument("--seed", type=_seed, default=1, help="seed of the first game; game i uses SEED+i (default 1)")
     p.add_argument(
         "--option", type=_option, action="append", metavar="KEY=VALUE",
         help="an optional rule of the scenario, e.g. --option limited-reinforcements=true (repeatable)",
@@ -800,7 +955,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play GAMES games for each choice of this option (default: the autoplayer's, e.g. "
         "bombardment for DOG SECTOR; 'none' for one group)",
     )  # fmt: skip
-    p.add_argument("--jobs", type=_count, default=1, help="processes to play in (default 1; same figures)")
+    p.add_argument("--jobs", type=_jobs, default=1, help="processes to play in (default 1; same figures)")
     p.add_argument("--json", action="store_true", help="print the distribution as JSON")
     p.set_defaults(func=cmd_sim)
     return parser
@@ -824,13 +979,23 @@ def build_map_new_parser() -> argparse.ArgumentParser:
         "--orientation", choices=("flat", "pointy"), default="flat", help="hex orientation (default flat)"
     )
     p.add_argument("--name", default="Free-play map", help="the map's display name")
-    p.add_argument("--out", required=True, help="YAML file to write")
+    p.add_argument("--out", required=True, type=_path, help="YAML file to write")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.set_defaults(func=cmd_map_new)
     return p
 
 
+def _printable_output() -> None:
+    """Printing never crashes: a name holding a lone surrogate (a YAML "\\ud800" escape, or a
+    file name that is not UTF-8) is written as a backslash escape, not UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _printable_output()
     argv = list(sys.argv[1:] if argv is None else argv)
     _file_size_limit_is_an_error()
     if argv[:2] == ["map", "new"]:

@@ -29,6 +29,19 @@ SETUP_HEXES = 1_000_000
 #: movement points a `reach --budget` may give (the search allocates one bucket a point)
 REACH_BUDGET = 100_000
 
+#: height levels `los`/`viewshed` --from-level and --to-level may give, either sign
+LEVEL = 999
+#: lines and bytes of a `los --pairs` file (each line is checked before any is answered)
+PAIRS_LINES = 100_000
+PAIRS_BYTES = 16 * 1024 * 1024
+#: games a `sim` group may ask for, and processes it may play in
+SIM_GAMES = 100_000
+SIM_JOBS = 64
+#: the largest dice seed an argument may give (seeds are whole numbers from 0)
+SEED = 2**63 - 1
+#: bytes of a path argument, and of each name in it (Linux PATH_MAX and NAME_MAX)
+PATH_BYTES = 4095
+
 #: nesting levels of a save's JSON, log entries in a save, bytes of a save file
 SAVE_DEPTH = 64
 SAVE_ENTRIES = 2_000_000

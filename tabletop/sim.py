@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from tabletop.engine.game import Bot, Game
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.engine.setup import chosen
@@ -33,6 +34,42 @@ ACTION_LIMIT = 100_000  # actions a game may take before it counts as stuck
 
 class SimError(ValueError):
     """What was asked cannot be simulated (no such option, no autoplayer...)."""
+
+
+class Stuck(RuntimeError):
+    """A game in which no action is possible: nobody is asked, or the only player asked
+    offers an action the rules refuse. Reported at once, not after the action limit."""
+
+
+def _where(game: Game) -> str:
+    phase = game.phase()
+    return f"turn {game.state.turn}, {phase.name if phase is not None else game.state.phase}"
+
+
+def play_out(game: Game, side: str, bot: Bot, limit: int = ACTION_LIMIT) -> int:
+    """Play a solitaire game to its end: the rules' own actions, and the bot for ``side``
+    whenever a decision is left, in the bot's phases and in automatic ones that wait
+    for the player (an option such as DOG SECTOR's choose-landing). Stuck when nobody
+    can act; RuntimeError past ``limit`` actions. Returns the actions played."""
+    played = 0
+    while game.state.result is None:
+        if played >= limit:
+            raise RuntimeError(f"the game did not end within {limit} actions ({_where(game)})")
+        action = game.proposal()
+        if action is None:
+            actor = game.actor()
+            if actor not in (side, "auto"):
+                raise Stuck(f"{_where(game)}: {actor} must act, and the autoplayer plays only {side}")
+            action = bot.choose(game, side)
+            reason = game.refusal(action)
+            if reason is not None:
+                raise Stuck(
+                    f"{_where(game)}: the rules wait for {side}, and the autoplayer's "
+                    f"{action.get('do') if isinstance(action, dict) else action!r} is refused ({reason})"
+                )
+        game.play(action)
+        played += 1
+    return played
 
 
 def _open(source: str) -> Scenario:
@@ -56,12 +93,7 @@ def play_one(source: str | Scenario, options: Mapping[str, object], seed: int) -
         module = autoplayer_module(opened.rules)
         game = new_game(opened, ruleset(opened.rules), seed=seed, options=dict(options), history=False)
         auto_setup(game)
-        bot = module.autoplayer()
-        game.run({module.SIDE: bot}, limit=ACTION_LIMIT)
-        if game.state.result is None:
-            raise RuntimeError(
-                f"the game did not end within {ACTION_LIMIT} actions (turn {game.state.turn}, {game.state.phase})"
-            )
+        play_out(game, module.SIDE, module.autoplayer())
         rank, score = module.assess(game.state)
         return {"seed": seed, "rank": rank, "score": score, "result": game.state.result}
     except Exception as exc:  # reported, and the run goes on
@@ -200,4 +232,4 @@ def table(report: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["SimError", "groups_of", "play_one", "simulate", "table"]
+__all__ = ["SimError", "Stuck", "groups_of", "play_one", "play_out", "simulate", "table"]

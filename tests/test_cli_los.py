@@ -89,8 +89,8 @@ def test_los_pairs_answers_one_json_object_a_line(capsys: pytest.CaptureFixture[
     ("args", "message"),
     [
         (["0103", "0999"], "not on the map"),
-        (["0103", "Z9"], "no unit has that id"),
-        (["A1", "nobody"], "units here: A1, B1, B2"),
+        (["0103", "Z9"], "no unit 'Z9' here"),
+        (["A1", "nobody"], "(units: A1, B1, B2)"),
     ],
 )
 def test_bad_hexes_and_unit_ids_get_one_line_and_exit_2(

@@ -62,7 +62,7 @@ def test_reach_prints_the_path_to_a_hex(capsys: pytest.CaptureFixture[str], scen
 
 def test_an_unknown_unit_is_a_one_line_error(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:
     code, out, err = run(capsys, "reach", str(scenario), "Z9")
-    assert code == 2 and out == "" and err.count("\n") == 1 and "units here: A1" in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and "(units: A1)" in err
 
 
 def test_a_destination_out_of_reach_is_refused(capsys: pytest.CaptureFixture[str], scenario: Path) -> None:

@@ -324,16 +324,25 @@ class Game:
         return lines
 
     def _setup_apply(self, state: GameState, action: Action, dice: Dice) -> list[str]:
-        assert self.setup is not None
+        """An action played during setup. Rolls and notes (and edits outside the rules),
+        which ``refusal`` lets through in every phase, are the table's, not placements."""
+        if action["do"] in TABLE_ACTIONS:
+            return generic_apply(state, action, dice)
+        if action.get("edit"):
+            return [f"edit (outside the rules): {line}" for line in generic_apply(state, action, dice)]
+        if self.setup is None:  # refusal says so first; only a replayed log gets here
+            raise ValueError(f"this game has no setup to do, so {action['do']!r} cannot be played")
         board = state.board
         if action["do"] == "setup-solve":
             placed = setup.solve(state.map, self.setup, dice)
             for piece in placed:
                 state.map.place(self._full(piece))
             return [f"setup: {len(placed)} pieces placed by the solver"]
-        piece = next(p for p in setup.to_place(state.map, self.setup) if p.id == action["piece"])
-        state.map.place(self._full(replace(piece, hex=board.hex_of(str(action["to"])))))
-        return [f"setup: {piece.id} placed in {action['to']}"]
+        waiting = next((p for p in setup.to_place(state.map, self.setup) if p.id == action.get("piece")), None)
+        if action["do"] != "setup-place" or waiting is None:  # only a replayed log skips refusal
+            raise ValueError(f"during setup, {action!r} is neither a placement nor a table action")
+        state.map.place(self._full(replace(waiting, hex=board.hex_of(str(action["to"])))))
+        return [f"setup: {waiting.id} placed in {action['to']}"]
 
     def _full(self, piece: Piece) -> Piece:
         """A unit set up at full strength (its counter's steps)."""

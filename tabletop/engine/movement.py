@@ -97,16 +97,20 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
 
     Deterministic: neighbours are tried in direction order and buckets are first in,
     first out, so equal-cost paths always come out the same.
+
+    Buckets are made only up to the dearest cost actually reached, never one per point
+    of the budget: a budget of 10**30 costs no more than the map can use.
     """
     budget = model.budget
     enter, step, stop, no_end = model.enter, model.step, model.stop, model.no_end
     dist: dict[Hex, int] = {start: 0}
     previous: dict[Hex, Hex] = {}
-    buckets: list[list[Hex]] = [[] for _ in range(budget + 1)]
-    buckets[0].append(start)
+    buckets: list[list[Hex]] = [[start]]
     around = _around
     has_steps = bool(step)
-    for c in range(budget + 1):
+    c = -1
+    while c + 1 < len(buckets):
+        c += 1
         bucket = buckets[c]
         i = 0
         while i < len(bucket):  # zero-cost steps append to the bucket being read
@@ -133,7 +137,10 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
                     continue  # would have to stop where it may not end
                 dist[n] = nc
                 previous[n] = h
+                if nc >= len(buckets):
+                    buckets.extend([] for _ in range(nc + 1 - len(buckets)))
                 buckets[nc].append(n)
+        buckets[c] = []  # read; its memory can go
     costs = {h: d for h, d in dist.items() if h not in no_end or h == start}
     passed = frozenset(h for h in dist if h in no_end and h != start)
     stops = {h: stop[h] for h in costs if h in stop and h != start}

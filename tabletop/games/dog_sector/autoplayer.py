@@ -44,6 +44,7 @@ game, for ``tabletop sim``; ``SIM_BY`` names the option a simulation compares by
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,7 @@ SIM_BY = "bombardment"
 SIDE = AMERICAN
 SCORE = "trench sections cleared"
 
+LAND = "land"
 ACTIVITY = "activity"
 FIRE = "american-fire"
 LEADER = "exceptional-leader"
@@ -321,6 +323,8 @@ class AmericanAutoplayer:
 
     def choose(self, game: Any, side: str) -> Action:
         state: GameState = game.state
+        if side == AMERICAN and state.phase == LAND and state.result is None:
+            return _landing(game, state)
         if side != AMERICAN or state.phase not in (ACTIVITY, FIRE) or state.result is not None:
             return dict(END_PHASE)
         plan = self._phase_plan(game, state)
@@ -546,6 +550,24 @@ def _last_in_section(state: GameState, b: _Board, target: Piece, germans: list[P
         if b.sections.of_hex.get(g.hex, frozenset()) & sections:
             return False
     return True
+
+
+def _landing(game: Any, state: GameState) -> Action:
+    """Phase 1 with the option choose-landing (the player places the landing units):
+    vehicles first, each on the landing-row hex with the fewest Americans, then the one
+    nearest the trenches; end the phase when none is left to place."""
+    placements = [a for a in game.choices(AMERICAN) if a.get("do") == "land-unit"]
+    if not placements:
+        return dict(END_PHASE)
+    b = _board(state.board)
+    types = {p.id: p.type for p in state.box(rule_tables().landing.box)}
+    crowd = Counter(p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN)
+
+    def rank(a: Action) -> tuple[Any, ...]:
+        h = state.board.hex_of(str(a["to"]))
+        return (types.get(a["unit"]) not in VEHICLES, crowd[h], b.to_trench.get(h, FAR), a["to"], a["unit"])
+
+    return min(placements, key=rank)
 
 
 def autoplayer() -> AmericanAutoplayer:
