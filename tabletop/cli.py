@@ -32,7 +32,7 @@ from tabletop.engine.scenario import (
     setup_errors,
 )
 from tabletop.engine.viewshed import viewshed
-from tabletop.games import LOS_POLICIES, los_policy, move_policy
+from tabletop.games import los_policy, move_policy, rules_problem
 from tabletop.hexgrid import Hex, LabelError
 from tabletop.yamlfile import DataError, DataErrors, read_yaml
 
@@ -107,18 +107,8 @@ def effective_rules(opened: Map | Scenario, given: str | None) -> str | None:
     """The rule system an analysis judges by: --rules, else the scenario's ``rules:``, else
     the map's (a scenario's ``rules`` already falls back to its map's). One place, so
     ``los``, ``viewshed``, ``reach`` and ``render`` agree with each other and the window.
-    CliError if the file names a rule system tabletop does not know (--rules is checked
-    by its argument type)."""
-    rules = given if given is not None else opened.rules
-    if rules is not None and rules not in ("free", *LOS_RULES):
-        wrong = opened.path
-        if isinstance(opened, Scenario) and rules == opened.board.rules:
-            wrong = opened.board.path  # inherited from the map: the map is what is wrong
-        raise CliError(
-            f"{wrong}: rules {_shown(str(rules))} is not a rule system tabletop knows; "
-            f"choose one of free, {', '.join(LOS_RULES)}"
-        )
-    return rules
+    Both names are known ones: --rules by its argument type, a file's by its loader."""
+    return given if given is not None else opened.rules
 
 
 class _Table:
@@ -352,7 +342,6 @@ def cmd_viewshed(args: argparse.Namespace) -> int:
     return 0
 
 
-LOS_RULES = tuple(LOS_POLICIES)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -811,8 +800,9 @@ def _path(text: str) -> str:
 
 def _rules_name(text: str) -> str:
     """--rules: free or a rule system tabletop knows (a typo is refused, not free play)."""
-    if text != "free" and text not in LOS_RULES:
-        raise argparse.ArgumentTypeError(f"{_shown(text)}: choose one of free, {', '.join(LOS_RULES)}")
+    problem = rules_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return text
 
 

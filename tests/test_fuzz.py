@@ -107,6 +107,7 @@ class Tree:
             (self.root / kind).mkdir(parents=True)
             for p in sorted((REPO / kind).glob("*.yaml")):
                 shutil.copyfile(p, self.root / kind / p.name)
+        (self.root / SAVE).parent.mkdir()
         make_save(self.root / SAVE)
         self.work = base / "work"  # the commands' working folder, home and output
         self.work.mkdir()
