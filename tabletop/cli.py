@@ -34,7 +34,7 @@ from tabletop.engine.scenario import (
 from tabletop.engine.viewshed import viewshed
 from tabletop.games import los_policy, move_policy, rules_problem
 from tabletop.hexgrid import Hex, LabelError
-from tabletop.yamlfile import DataError, DataErrors, read_yaml
+from tabletop.yamlfile import DataError, DataErrors, one_line, read_yaml
 
 EXIT_BAD_INPUT = 2
 DEFAULT_SCENARIO = "dog-sector"
@@ -42,6 +42,9 @@ DEFAULT_SCENARIO = "dog-sector"
 
 class CliError(Exception):
     """A problem with what the user asked for; printed as one line, exit code 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 def _print_json(data: Any) -> None:
@@ -390,6 +393,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             source, rules=args.rules, size=args.size, seed=seed, options=dict(args.option or []),
             setup=args.setup, load=load, scenario=named,
         )  # fmt: skip
+    except (DataError, DataErrors):
+        raise  # already one line per problem, each naming its file
     except (SaveError, ValueError) as exc:
         raise CliError(str(exc)) from None
     game = app.play

@@ -50,5 +50,8 @@ SAVE_BYTES = 1024 * 1024 * 1024
 #: characters of a name or path that a data file or an argument gives
 NAME_CHARS = 255
 
+#: characters of one error message (a value it echoes is cut out of the middle past this)
+MESSAGE_CHARS = 600
+
 #: the largest whole number (either sign) a save may hold: its seed, turns, tracks, hexes
 SAVE_INT = 2**63 - 1

@@ -26,18 +26,39 @@ from yaml.composer import ComposerError
 from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from tabletop.limits import YAML_BYTES, YAML_DEPTH, YAML_DIGITS, YAML_NODES
+from tabletop.limits import MESSAGE_CHARS, YAML_BYTES, YAML_DEPTH, YAML_DIGITS, YAML_NODES
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
+
+
+def escaped(text: str) -> str:
+    """``text`` on one line: control characters, line breaks and lone surrogates shown
+    as their escapes."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def one_line(message: str, most: int = MESSAGE_CHARS) -> str:
+    """A message as one line a person can read: escaped, and past ``most`` characters
+    the middle cut out (where an echoed value runs on), so the start still says what is
+    wrong and the end how to fix it."""
+    text = escaped(message)
+    if len(text) <= most:
+        return text
+    mark = f" ... ({len(text)} characters, the middle cut) ... "
+    room = max(most - len(mark), 2)
+    head = room * 2 // 3
+    return f"{text[:head]}{mark}{text[head - room:]}"
 
 
 class DataError(ValueError):
-    """One problem in a data file, printed as ``file:line: message``."""
+    """One problem in a data file, printed as ``file:line: message`` on one line."""
 
     def __init__(self, path: Path | str, line: int | None, message: str) -> None:
         self.path = str(path)
         self.line = line
-        self.message = message
+        self.message = one_line(message)
         where = f"{self.path}:{line}" if line else self.path
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{escaped(where)}: {self.message}")
 
 
 class DataErrors(ValueError):

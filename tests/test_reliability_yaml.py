@@ -406,3 +406,43 @@ def test_the_base_data_set_is_valid(capsys: pytest.CaptureFixture[str]) -> None:
     """The cases above each change one thing in a data set that is itself good."""
     assert main(["validate", str(BASE)]) == 0
     assert "3 of 3 files valid" in capsys.readouterr().out
+
+
+# --- every message stays one readable line (fuzz finding F17) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("offset: odd-q", "offset: " + "a" * 5000),
+        ("name: Small test map", "name: Small test map\nnotes: [" + "word, " * 900 + "end]"),
+    ],
+    ids=["long-text", "list-as-notes"],
+)
+def test_an_echoed_value_is_cut_so_the_line_stays_readable(
+    case: Path, capsys: pytest.CaptureFixture[str], old: str, new: str
+) -> None:
+    """Fuzz finding F17: "must be ..., got X" echoed the whole bad value (5000 characters on
+    one line). The message keeps its start (file, line, what is wrong) and its end (how
+    to fix it) and cuts the middle past limits.MESSAGE_CHARS."""
+    path = case / FILES["map"]
+    edit(path, old, new)
+    code = main(["validate", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    for line in err.splitlines():
+        assert line.startswith(f"{path}:") and re.match(rf"{re.escape(str(path))}:\d+: ", line), line
+        assert len(line) <= len(str(path)) + 8 + limits.MESSAGE_CHARS, line
+    assert "the middle cut" in err
+
+
+def test_one_line_escapes_breaks_and_keeps_both_ends() -> None:
+    """A message is one line: a line break in a value is shown escaped, and a long one keeps
+    its start and its end (fuzz findings F16, F17)."""
+    from tabletop.yamlfile import one_line
+
+    assert one_line("a\nb") == "a\\nb"
+    long = "start " + "x" * 5000 + " end"
+    cut = one_line(long)
+    assert len(cut) <= limits.MESSAGE_CHARS
+    assert cut.startswith("start ") and cut.endswith(" end") and "the middle cut" in cut

@@ -37,7 +37,7 @@ from tabletop.atomicfile import WriteError, check_target, from_os_error, make_fo
 from tabletop.board import Map
 from tabletop.limits import NAME_CHARS, SAVE_BYTES, SAVE_DEPTH
 from tabletop.shipped import shipped_dir
-from tabletop.yamlfile import DataError, DataErrors
+from tabletop.yamlfile import DataError, DataErrors, one_line
 
 from .game import SETUP, Entry, Game, ReplayError, Ruleset
 from .savecheck import SaveProblem, check_save, shown
@@ -54,7 +54,6 @@ MIGRATIONS: dict[int, Callable[[JsonDict], JsonDict]] = {
 DAMAGED = "the save is damaged or was edited: load another save, or start a new game"
 TOO_BIG = "this is no save tabletop wrote: load another save, or start a new game"
 _BARE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
 
 
 class SaveError(ValueError):
@@ -62,7 +61,7 @@ class SaveError(ValueError):
     Always one line: whatever the save holds, control characters are shown escaped."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(_CONTROL.sub(lambda m: repr(m.group())[1:-1], message))
+        super().__init__(one_line(message))
 
 
 def to_json(game: Game, source: str, *, folder: Path | None = None) -> JsonDict:

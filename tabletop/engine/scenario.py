@@ -444,7 +444,7 @@ def _piece(
     """One unit or marker; its type and side are checked against the counters as the
     setup's are."""
     fail = names.fail
-    what = "unit" if block == "units" else "marker"
+    what: PieceKind = "unit" if block == "units" else "marker"
     if not isinstance(item, LineDict):
         fail(line, f'each of `{block}` must be a mapping like {{id: A1, type: infantry, hex: "0503"}}')
         return None
