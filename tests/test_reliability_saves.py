@@ -132,6 +132,8 @@ T2_EDITS: dict[str, tuple[Edit, str]] = {
     "snapshot-piece-hex": (setter("snapshot", "pieces", 0, "hex", value="0803"), "(snapshot.pieces[0].hex)"),
     "initial-piece-off-map": (setter("initial", "pieces", 0, "hex", value=[500, 500]), "(initial)"),
     "unknown-top-key": (setter("extra", value=1), "is not a field"),
+    # fuzz finding F10: a piece type the setup cannot place makes the solver give up
+    "F10-setup-unsatisfiable": (setter("initial", "pieces", 21, "type", value="xx"), "entry 0"),
     "move-out-of-phase": (
         setter("entries", 40, "action", value={"do": "move", "piece": "A-tank-1", "to": "0101"}),
         "entry 40",

@@ -40,8 +40,12 @@ SETUP = "setup"
 #: What rule code raises when it meets an action it never produced (a save edited by
 #: hand, finding T2): the rules refuse what they can first, and a checked replay turns
 #: these into a ReplayError naming the entry. StopIteration: a setup placement of a piece
-#: that is not waiting (finding T4).
-REPLAY_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError, StopIteration)
+#: that is not waiting (finding T4). Unsatisfiable and SetupUndecided: an edited initial
+#: position that the scenario's setup can no longer complete (fuzz finding F10).
+REPLAY_ERRORS = (
+    KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError, StopIteration,
+    setup.Unsatisfiable, setup.SetupUndecided,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
