@@ -1,5 +1,5 @@
 """Acceptance suite of issue 11: every case of the reliability findings
-(/work/shared/reliability-findings.md) as one parametrised test, ids = case ids
+(../shared/reliability-findings.md) as one parametrised test, ids = case ids
 ("FINDING-short-name", e.g. "S1-save-to-symlink", "T2-action-str", "H5-big150-viewshed-corner").
 
 Besides the failing cases, the table keeps the findings' "What held up" list (YAML tags,

@@ -1,9 +1,9 @@
 """Issue 11 (reliability), the command line: every argument a clear refusal or a right
-answer. Each test cites its finding in /work/shared/reliability-findings.md (T3, W2, H4,
+answer. Each test cites its finding in ../shared/reliability-findings.md (T3, W2, H4,
 W6, T4, M3, T1's lone surrogate, and section 4's argument misuse).
 
 All runs go through ``tabletop.cli.main`` in-process; the data set is appendix A's, in
-tests/data/cli, copied to a scratch folder where a case changes it.
+tests/data/base (with tests/data/dw-free.yaml), copied to a scratch folder where a case changes it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tabletop.games import ruleset
 from tabletop.hexgrid import Hex
 from tabletop.sim import Stuck, play_out
 
-DATA = Path(__file__).parent / "data" / "cli"
+DATA = Path(__file__).parent / "data"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -55,7 +55,8 @@ def one_line(err: str) -> str:
 @pytest.fixture
 def case(tmp_path: Path) -> Path:
     """A scratch copy of the base data set (maps/small, scenarios/battle, counters/mine)."""
-    shutil.copytree(DATA, tmp_path / "case")
+    shutil.copytree(DATA / "base", tmp_path / "case")
+    shutil.copyfile(DATA / "dw-free.yaml", tmp_path / "case" / "scenarios" / "dw-free.yaml")
     return tmp_path / "case"
 
 

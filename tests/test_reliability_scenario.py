@@ -1,11 +1,11 @@
 """Reliability of scenarios, maps and rule systems reached from data files (issue 11).
 
-Each case starts from the base data set of the findings' appendix A (tests/data/scenario/
+Each case starts from the base data set of the findings' appendix A (tests/data/
 base: maps/small.yaml, scenarios/battle.yaml, counters/mine.yaml) copied into tmp_path,
 makes the one change of a finding, and drives the real CLI in-process: the exit code,
 every stderr line ``PATH:LINE: ...`` naming the file that is wrong, no traceback, and the
 right answer where the input is legal. Finding ids are those of
-/work/shared/reliability-findings.md (H2, H3, W1, W3, W4, W8, M1, M2, M3, T1).
+../shared/reliability-findings.md (H2, H3, W1, W3, W4, W8, M1, M2, M3, T1).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tabletop.engine.scenario import load_scenario
 from tabletop.engine.setup import SetupUndecided, solve
 from tabletop.limits import NAME_CHARS, PIECE_COUNT
 
-BASE = Path(__file__).resolve().parent / "data" / "scenario" / "base"
+BASE = Path(__file__).resolve().parent / "data" / "base"
 REPO = Path(__file__).resolve().parent.parent
 RULE_SYSTEMS = ("dog_sector", "devil_dogs", "omaha", "dogfaces", "dogs_of_war")
 

@@ -1,7 +1,7 @@
 """Bad YAML data files get one clean `file:line: problem; fix` line, never a traceback or a
 hang (findings T1 and H6 of the reliability test, issue 11).
 
-Every case is the base data set (tests/data/yaml/base: a map, a scenario and a counter
+Every case is the base data set (tests/data/base: a map, a scenario and a counter
 sheet, appendix A of the findings) with one change, read the way each command reads it.
 Maps and counter sheets go through their loaders; scenarios only through ``read_data``
 (their own checks belong to tabletop/engine/scenario.py). A few cases run the real CLI.
@@ -23,7 +23,7 @@ from tabletop.cli import main
 from tabletop.engine.counters import load_counters
 from tabletop.yamlfile import DataError, DataErrors, parse_yaml, read_data
 
-BASE = Path(__file__).resolve().parent / "data" / "yaml" / "base"
+BASE = Path(__file__).resolve().parent / "data" / "base"
 FILES = {"map": "maps/small.yaml", "scenario": "scenarios/battle.yaml", "counters": "counters/mine.yaml"}
 KINDS = tuple(FILES)
 

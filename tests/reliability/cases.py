@@ -1,4 +1,4 @@
-"""The case table: every case of /work/shared/reliability-findings.md, with how to build
+"""The case table: every case of ../shared/reliability-findings.md, with how to build
 its inputs, the commands, and the verdict the issue demands (not today's output).
 
 Inputs are the base set of appendix A (data/base) with one change, mid.json made once
@@ -19,9 +19,9 @@ from pathlib import Path
 import yaml
 
 try:
-    from .runner import DATA, LOST, Case, Ctx, Run, child_env, kill_loop, png_ok
+    from .runner import DATA, LOST, SHARED_DATA, Case, Ctx, Run, child_env, kill_loop, png_ok
 except ImportError:  # imported as a top-level module (pytest --doctest-modules)
-    from runner import DATA, LOST, Case, Ctx, Run, child_env, kill_loop, png_ok  # type: ignore[no-redef]
+    from runner import DATA, LOST, SHARED_DATA, Case, Ctx, Run, child_env, kill_loop, png_ok  # type: ignore[no-redef]
 
 Build = Callable[[Ctx], None]
 
@@ -35,7 +35,7 @@ FRAMES = ("--frames", "2", "--size", "400x300")
 
 def base(ctx: Ctx) -> None:
     """The base set of appendix A, unchanged."""
-    shutil.copytree(DATA / "base", ctx.scratch, dirs_exist_ok=True)
+    shutil.copytree(SHARED_DATA / "base", ctx.scratch, dirs_exist_ok=True)
 
 
 def edit(rel: str, old: str, new: str) -> Build:
@@ -459,7 +459,7 @@ def w_data_cases() -> list[Case]:
                           only=("validate", "los"), ci=("validate",), wrong=(MAP, SCEN))
         out.append(Case(f"W1-scen-rules-{rules}-viewshed", 1, _append(SCEN, f"rules: {rules}\n"),
                         (("viewshed", SCEN, "larry"),), wrong=(MAP, SCEN), line=True, slow=True))
-    dw = then(base, lambda ctx: ctx.write("scenarios/dw-free.yaml", (DATA / "dw-free.yaml").read_text()))
+    dw = then(base, lambda ctx: ctx.write("scenarios/dw-free.yaml", (SHARED_DATA / "dw-free.yaml").read_text()))
     out.append(Case("W2-dw-free-reach", 1, dw, (("reach", "scenarios/dw-free.yaml", "A1"),), expect="accepted",
                     check=out_has("(free play)")))
     out.append(Case("W2-dw-free-los", 1, dw, (("los", "scenarios/dw-free.yaml", "A1", "R1"),), expect="accepted",

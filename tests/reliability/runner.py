@@ -30,6 +30,8 @@ from pathlib import Path
 #: the checkout under test (another worktree can be judged with TABLETOP_RELIABILITY_REPO)
 REPO = Path(os.environ.get("TABLETOP_RELIABILITY_REPO") or Path(__file__).resolve().parents[2])
 DATA = Path(__file__).resolve().parent / "data"
+#: the data shared with the other reliability tests: appendix A's base set, dw-free.yaml
+SHARED_DATA = Path(__file__).resolve().parent.parent / "data"
 
 TIMEOUT = 20.0  # seconds a run may take before it counts as a hang
 MEMORY = 2 * 1024**3  # bytes of address space a run may use before it counts as a blowup
