@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import json
 import os
-import stat
 import sys
 from collections import Counter
 from pathlib import Path
@@ -34,6 +33,7 @@ from tabletop.engine.scenario import (
 from tabletop.engine.viewshed import viewshed
 from tabletop.games import los_policy, move_policy, rules_problem
 from tabletop.hexgrid import Hex, LabelError
+from tabletop.inputfile import NotAFile, read_bounded
 from tabletop.yamlfile import DataError, DataErrors, one_line, read_yaml
 
 EXIT_BAD_INPUT = 2
@@ -203,30 +203,17 @@ def cmd_los(args: argparse.Namespace) -> int:
 
 
 def read_text_file(path: Path, what: str, most: int) -> str:
-    """The UTF-8 text of a regular file given as an argument, read only
-    after its kind is checked: a folder, a pipe or a device is refused, never opened to
-    block or to read forever. CliError with ``file:line`` for bytes that are not UTF-8."""
+    """The UTF-8 text of a regular file given as an argument (inputfile.read_bounded: a
+    folder, a pipe or a device is refused, never opened to block or to read forever).
+    CliError with ``file:line`` for bytes that are not UTF-8."""
     try:
-        kind = path.stat()
+        data = read_bounded(path, most)
     except FileNotFoundError:
         raise CliError(f"{path}: no such file; check the {what} path") from None
+    except NotAFile as exc:
+        raise CliError(f"{path}: {exc.why}; give a text file for {what}") from None
     except OSError as exc:
         raise CliError(f"{path}: cannot read ({exc.strerror})") from None
-    if stat.S_ISDIR(kind.st_mode):
-        raise CliError(f"{path}: a folder, not a file; give a text file for {what}")
-    if not stat.S_ISREG(kind.st_mode):
-        raise CliError(f"{path}: not a regular file (a device, pipe or socket); give a text file for {what}")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never blocks, even if swapped for a pipe
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise CliError(f"{path}: not a regular file (a device, pipe or socket); give a text file for {what}")
-        try:
-            data = f.read(most + 1)
-        except OSError as exc:
-            raise CliError(f"{path}: cannot read ({exc.strerror})") from None
     if len(data) > most:
         raise CliError(f"{path}: more than {most} bytes; a {what} file may hold at most {most}, split it")
     try:
@@ -609,7 +596,7 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
     """What one file is and every problem in it; never raises for a bad file, so a
     folder is always reported whole."""
     from tabletop.engine.scenario import map_rules_errors
-    from tabletop.shipped import not_a_file
+    from tabletop.inputfile import not_a_file
 
     why = not_a_file(path)  # a FIFO or a device is never opened: reading it would block
     if why is not None:
@@ -656,8 +643,9 @@ def _validate_paths(given: str) -> list[Path]:
     bare shipped name (a scenario, else a map, else counters), as every command takes."""
     import os
 
+    from tabletop.inputfile import MISSING, not_a_file
     from tabletop.limits import NAME_CHARS
-    from tabletop.shipped import MISSING, not_a_file, resolve
+    from tabletop.shipped import resolve
 
     p = Path(given)
     shown = given if len(given) <= 80 else f"{given[:60]}... ({len(given)} characters)"

@@ -8,12 +8,10 @@ be a path or a bare name ("dog-sector") looked up in the shipped folder of its k
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 from pathlib import Path
 from typing import Any, Literal
 
+from tabletop.inputfile import MISSING, not_a_file
 from tabletop.limits import NAME_CHARS
 from tabletop.yamlfile import DataError, DataErrors, read_data
 
@@ -39,37 +37,6 @@ def shipped_names(kind: Kind) -> list[str]:
     if not folder.is_dir():
         return []
     return sorted(p.stem for p in folder.glob("*.yaml"))
-
-
-#: what ``not_a_file`` says when nothing at all is at the path
-MISSING = "missing"
-
-
-def not_a_file(path: Path) -> str | None:
-    """None if ``path`` is a regular file (through symlinks); MISSING if nothing is
-    there; else why it cannot be read as a data file ("a folder", "a FIFO", "a broken
-    symbolic link to x", ...). Only stats the path: a FIFO or a device is never opened."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "a symbolic link loop"
-        if exc.errno == errno.ENAMETOOLONG:
-            return "a name too long for the file system"
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-            if os.path.islink(path):
-                return f"a broken symbolic link (to {os.readlink(path)})"
-            return MISSING
-        return f"unreadable ({exc.strerror})"
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder, not a file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe), not a file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device, not a file"
-    return "not a regular file"
 
 
 def resolve(name_or_path: str, kind: Kind) -> Path | None:

@@ -26,6 +26,7 @@ from yaml.composer import ComposerError
 from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from tabletop.inputfile import NotAFile, read_bounded
 from tabletop.limits import MESSAGE_CHARS, YAML_BYTES, YAML_DEPTH, YAML_DIGITS, YAML_NODES
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
@@ -365,12 +366,13 @@ def read_yaml(path: Path) -> Any:
     """Read and parse a YAML file (UTF-8); missing, unreadable or too big files become
     DataError. No more than YAML_BYTES + 1 bytes are ever read."""
     try:
-        with path.open("rb") as f:
-            data = f.read(YAML_BYTES + 1)
+        data = read_bounded(path, YAML_BYTES)
         _refuse_size(data, path)
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text
     except FileNotFoundError:
         raise DataError(path, None, "no such file") from None
+    except NotAFile as exc:
+        raise DataError(path, None, f"{exc.why}; give a YAML file") from None
     except UnicodeDecodeError as exc:
         raise DataError(path, None, f"not UTF-8 text ({exc.reason}); save it as UTF-8") from None
     except OSError as exc:

@@ -161,8 +161,8 @@ def _device(folder: Path) -> Path:
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (_fifo, "not a regular file"),
-        (_device, "not a regular file"),
+        (_fifo, "a FIFO (named pipe), not a file"),
+        (_device, "a device, not a file"),
         (lambda folder: folder, "a folder, not a file"),
         (lambda folder: folder / "missing.txt", "no such file"),
     ],

@@ -446,3 +446,16 @@ def test_one_line_escapes_breaks_and_keeps_both_ends() -> None:
     cut = one_line(long)
     assert len(cut) <= limits.MESSAGE_CHARS
     assert cut.startswith("start ") and cut.endswith(" end") and "the middle cut" in cut
+
+
+def test_a_data_file_that_is_a_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
+    """Findings M2/T1: a FIFO named as a data file blocked the reader until a writer came;
+    every input is read through inputfile.read_bounded, which refuses it unopened."""
+    import os
+
+    fifo = tmp_path / "map.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(DataErrors) as caught:
+        read_data(fifo)
+    (error,) = caught.value.errors
+    assert error.path == str(fifo) and "a FIFO (named pipe), not a file" in error.message

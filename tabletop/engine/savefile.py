@@ -35,6 +35,7 @@ from typing import Any
 
 from tabletop.atomicfile import WriteError, check_target, from_os_error, make_folder, write_atomic
 from tabletop.board import Map
+from tabletop.inputfile import NotAFile, read_bounded
 from tabletop.limits import NAME_CHARS, SAVE_BYTES, SAVE_DEPTH
 from tabletop.shipped import shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, one_line
@@ -136,21 +137,17 @@ def read_save(path: Path) -> JsonDict:
 
 
 def _read_text(path: Path) -> str:
-    """The save's text: a regular file of at most SAVE_BYTES (a pipe or a device is never
-    read, so it cannot hang or fill memory), in UTF-8."""
+    """The save's text: a regular file of at most SAVE_BYTES (inputfile.read_bounded: a
+    pipe or a device is never read, so it cannot hang or fill memory), in UTF-8."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise SaveError(f"{path}: not a save file (a folder, device or pipe); --load takes a file tabletop wrote")
-        if info.st_size > SAVE_BYTES:
-            raise SaveError(f"{path}: {info.st_size} bytes, more than the {SAVE_BYTES} bytes a save may have; {TOO_BIG}")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # swapped for a pipe since: no wait
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise SaveError(f"{path}: not a save file (a folder, device or pipe); --load takes a file tabletop wrote")
-            raw = f.read(SAVE_BYTES + 1)
+        size = path.stat().st_size
+        if size > SAVE_BYTES:  # refused before reading a byte of it
+            raise SaveError(f"{path}: {size} bytes, more than the {SAVE_BYTES} bytes a save may have; {TOO_BIG}")
+        raw = read_bounded(path, SAVE_BYTES)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save file; check the path") from None
+    except NotAFile as exc:
+        raise SaveError(f"{path}: not a save file ({exc.why}); --load takes a file tabletop wrote") from None
     except OSError as exc:
         raise SaveError(f"{path}: not a readable save ({exc.strerror or exc}); check the file and its permissions") from None
     if len(raw) > SAVE_BYTES:

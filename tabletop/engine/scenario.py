@@ -20,8 +20,9 @@ from typing import Any
 
 from tabletop.board import Map, load_map
 from tabletop.hexgrid import LabelError
+from tabletop.inputfile import MISSING, not_a_file
 from tabletop.limits import NAME_CHARS, PIECE_COUNT, SETUP_HEXES
-from tabletop.shipped import MISSING, not_a_file, resolve, shipped_dir
+from tabletop.shipped import resolve, shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
 
 from .counters import GENERIC, Counters, counters_for, counters_name, load_counters
