@@ -663,3 +663,17 @@ def test_render_onto_a_full_disk_keeps_the_old_png(tmp_path: Path, capsys: pytes
         assert main(["render", "dog-sector", "--out", str(out), "--size", "1600x1000"]) == 2
         assert "the disk is full" in one_line(capsys.readouterr().err)
         assert out.read_bytes() == good and temps(disk) == []
+
+
+def test_opening_a_save_does_not_rewrite_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding S2 (found again by the fuzz test): `play --load FILE` rewrote FILE (and
+    pushed a copy to FILE.1) before anything was played. Opening a save leaves it as it
+    is; the next phase or Ctrl+S writes it, keeping the previous version."""
+    save = tmp_path / "game.json"
+    assert main(["play", "--frames", "1", "--size", "400x300", "--seed", "3", "--save", str(save)]) == 0
+    text = save.read_text(encoding="utf-8").replace("\n", "\r\n")  # same game, other bytes
+    save.write_bytes(text.encode("utf-8"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["play", "--load", str(save), "--frames", "1", "--size", "400x300"]) == 0
+    assert save.read_bytes() == text.encode("utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

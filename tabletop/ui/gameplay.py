@@ -370,8 +370,9 @@ class GamePanel(Component):
         hook = app.play.on_phase_end
         if isinstance(hook, Autosaver):
             if hook.path is None:
-                hook.path = self._new_save_path(app)
-            if hook.start(app.play, hook.path):
+                hook.path = app.save_path = self._new_save_path(app)
+            hook.started = True  # from now on every phase is saved too
+            if hook.save(app.play):
                 app.say(f"saved: {hook.path} (tabletop play --load {hook.path})")
             return
         path = app.save_path or self._new_save_path(app)

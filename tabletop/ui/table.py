@@ -42,12 +42,16 @@ class Autosaver:
             self.save(game)
 
     def start(self, game: Game, path: Path | None = None) -> bool:
-        """Begin autosaving (into ``path`` if given) and save once now."""
+        """Begin autosaving (into ``path`` if given) and save once now, unless the game
+        goes on in the save it was loaded from: that file already holds this position,
+        and opening a save never rewrites it (its next write comes with the next phase)."""
         if path is not None:
             self.path = path
             if self.app is not None:
                 self.app.save_path = path
         self.started = True
+        if self.path is not None and self.path == self.last_good:
+            return True
         return self.save(game)
 
     def save(self, game: Game) -> bool:
