@@ -8,7 +8,7 @@ run always gives the same figures. With ``by`` (an option of the scenario) the r
 
 A game that raises is reported with its seed and traceback, and the run goes on.
 
-The rule system supplies the player: ``tabletop.games.AUTOPLAYERS`` names a module with
+The rule system supplies the player: its descriptor's ``sim()`` gives an object with
 ``autoplayer()`` (an engine Bot), ``SIDE`` (the side it plays), ``assess(state) -> (rank, score)``, ``ranks()`` (rank
 names, lowest first), optionally ``SCORE`` (what the score counts) and ``SIM_BY`` (the
 option to compare by when none is asked for).

@@ -21,7 +21,7 @@ from tabletop.engine.counters import (
     load_counters,
 )
 from tabletop.engine.scenario import load_scenario
-from tabletop.games import LOS_POLICIES, MOVE_POLICIES
+from tabletop.games import SHIPPED as SHIPPED_RULES
 from tabletop.yamlfile import DataErrors, read_yaml
 
 GAMES = REPO / "tabletop" / "games"
@@ -38,7 +38,7 @@ def game_yaml(game: str, name: str) -> Any:
 
 def test_the_five_rule_systems_and_free_play_each_have_a_counter_file() -> None:
     assert set(SHIPPED) == {*RULES_COUNTERS.values(), GENERIC}
-    assert set(RULES_COUNTERS) == set(LOS_POLICIES) == set(MOVE_POLICIES)
+    assert set(RULES_COUNTERS) == set(SHIPPED_RULES)
 
 
 @pytest.mark.parametrize("name", SHIPPED)

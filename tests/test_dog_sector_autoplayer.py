@@ -14,7 +14,7 @@ import pytest
 from tabletop.engine.game import Game
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
-from tabletop.games import AUTOPLAYERS, autoplayer, autoplayer_module, ruleset
+from tabletop.games import autoplayer, autoplayer_module, rule_system, ruleset
 from tabletop.games.dog_sector import autoplayer as bot_module
 from tabletop.games.dog_sector import victory
 from tabletop.games.dog_sector.autoplayer import AmericanAutoplayer, assess
@@ -109,8 +109,12 @@ def test_phase_6_fires_every_unit_with_a_target_then_ends() -> None:
     assert game.state.turn == 5
 
 
-def test_the_registry_names_the_autoplayer() -> None:
-    assert AUTOPLAYERS["dog_sector"] == "tabletop.games.dog_sector.autoplayer"
+def test_the_descriptor_names_the_autoplayer() -> None:
+    # issue 12 item 5: the autoplayer is DOG SECTOR's default bot for the American side
+    system = rule_system("dog_sector")
+    assert system is not None and system.default_bots == {"american": "autoplayer"}
+    assert isinstance(system.bots["autoplayer"](), AmericanAutoplayer)
+    assert autoplayer_module("dog_sector") is bot_module
     assert isinstance(autoplayer("dog_sector"), AmericanAutoplayer)
     assert autoplayer_module("dog_sector").SIM_BY == "bombardment"
     with pytest.raises(LookupError, match="no autoplayer"):

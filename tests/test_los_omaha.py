@@ -537,7 +537,7 @@ def test_units_do_not_block_the_line(heights: MapState) -> None:
 
 
 def test_the_registry_gives_the_omaha_policy_for_the_omaha_map(omaha: Map) -> None:
-    # maps/omaha.yaml says `rules: omaha`; tabletop.games.LOS_POLICIES maps it here.
+    # maps/omaha.yaml says `rules: omaha`; its descriptor (tabletop.games.omaha.RULES) maps it here.
     policy = los_policy(MapState.of(omaha))
     assert isinstance(policy, OmahaPolicy)
     assert policy.name == "D-Day at Omaha Beach" and policy.grazing == "never"

@@ -1,20 +1,26 @@
-"""One package per rule system; each supplies its line-of-sight and movement policies,
-and those played end to end a ruleset (turn sequence, procedures, tables) and a bot.
+"""The rule systems: one descriptor each (``tabletop.engine.rulesystem.RuleSystem``),
+found one way, through the ``tabletop.rules`` entry-point group.
 
 A map names its rule system (``rules:`` in the map file); ``los_policy`` picks the
 policy for it, or free play (the map's own terrain data) for a map with none or with
 ``rules: free``. An unknown name is an error (a typo must never become free play), and
 each rule system declares what it knows of a map (``Knowledge``: its terrain words and
 the regions its rules need) so a map it cannot judge is refused before play.
+
+The five shipped packages below register themselves in ``pyproject.toml`` like any
+other; a checkout run without being installed has no entry points, so they are also
+found here by name (never twice). A third-party rule system is a package installed
+beside tabletop: nothing in this file names it.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
-from dataclasses import dataclass
-from importlib import import_module
-from types import ModuleType
+import logging
+from collections.abc import Iterator
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.freeplay_rules import FreePlayRules
@@ -22,26 +28,97 @@ from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
+from tabletop.engine.rulesystem import GROUP, Knowledge, RuleSystem
 from tabletop.yamlfile import DataError, DataErrors
+
+__all__ = [
+    "FREE",
+    "GROUP",
+    "SHIPPED",
+    "Knowledge",
+    "RuleSystem",
+    "autoplayer",
+    "autoplayer_module",
+    "knowledge",
+    "known_rules",
+    "los_policy",
+    "move_policy",
+    "rule_system",
+    "rule_systems",
+    "rules_problem",
+    "ruleset",
+]
 
 FREE = "free"
 
-#: rule system key (as written in map and scenario files) -> its package
-PACKAGES = {
-    "dog_sector": "tabletop.games.dog_sector",
-    "devil_dogs": "tabletop.games.devil_dogs",
-    "omaha": "tabletop.games.omaha",
-    "dogfaces": "tabletop.games.dogfaces",
-    "dogs_of_war": "tabletop.games.dogs_of_war",
+#: the shipped rule systems, as their entry points in pyproject.toml name them
+SHIPPED = {
+    "dog_sector": "tabletop.games.dog_sector:RULES",
+    "devil_dogs": "tabletop.games.devil_dogs:RULES",
+    "omaha": "tabletop.games.omaha:RULES",
+    "dogfaces": "tabletop.games.dogfaces:RULES",
+    "dogs_of_war": "tabletop.games.dogs_of_war:RULES",
 }
+
+log = logging.getLogger(__name__)
+
+
+def _candidates() -> Iterator[EntryPoint]:
+    """The entry points to load, each value once: the shipped ones first (from the
+    installed metadata, else by name for an uninstalled checkout), then the others by
+    name, so a third-party package cannot take a shipped key."""
+    found = {ep.value: ep for ep in entry_points(group=GROUP)}
+    for name, value in SHIPPED.items():
+        yield found.pop(value) if value in found else EntryPoint(name, value, GROUP)
+    yield from sorted(found.values(), key=lambda ep: (ep.name, ep.value))
+
+
+def _load(ep: EntryPoint) -> RuleSystem:
+    """The descriptor an entry point names (a RuleSystem, or a function returning one);
+    ValueError for anything else or a descriptor that cannot be used."""
+    loaded: Any = ep.load()
+    if not isinstance(loaded, RuleSystem) and callable(loaded):
+        loaded = loaded()
+    if not isinstance(loaded, RuleSystem):
+        raise ValueError(f"it names a {type(loaded).__name__}, not a tabletop.engine.rulesystem.RuleSystem")
+    problem = loaded.problem()
+    if problem is not None:
+        raise ValueError(problem)
+    return loaded
+
+
+@cache
+def rule_systems() -> dict[str, RuleSystem]:
+    """Every rule system found, by key: the shipped five, then those installed. One
+    that cannot be loaded, or whose key is taken, is skipped with a one-line warning
+    naming its entry point (a broken plugin never stops the program)."""
+    systems: dict[str, RuleSystem] = {}
+    for ep in _candidates():
+        where = f"entry point {ep.name} = {ep.value!r} (group {GROUP})"
+        try:
+            rules = _load(ep)
+        except Exception as exc:  # any failure of third-party code: skip it, say so
+            log.warning("%s skipped: %s: %s; fix or uninstall that package", where, type(exc).__name__, exc)
+            continue
+        if rules.key in systems:
+            log.warning(
+                "%s skipped: rule system key %r is already %s; rename its key",
+                where,
+                rules.key,
+                systems[rules.key].title,
+            )
+            continue
+        systems[rules.key] = rules
+    return systems
 
 
 def rules_problem(name: object) -> str | None:
     """Why ``name`` is not a rule system key (with the known keys and the nearest one),
     or None if it is one (or ``free``)."""
-    if name == FREE or name in PACKAGES:
+    systems = rule_systems()
+    if name == FREE or name in systems:
         return None
-    known = [FREE, *PACKAGES]
+    known = [FREE, *systems]
     close = difflib.get_close_matches(str(name), known, n=1)
     guess = f"did you mean {close[0]!r}? " if close else ""
     return f"unknown rule system {name!r}; {guess}known: {', '.join(known)}"
@@ -58,27 +135,18 @@ def known_rules(name: str | None, where: str = "--rules") -> str | None:
     return name
 
 
-@dataclass(frozen=True)
-class Knowledge:
-    """What a rule system knows of a map: its title, the terrain words it can judge and
-    the regions its rules need and the sides they name. With ``terrain_property`` set, a terrain type is judged
-    by that property's value (Dogs of War reads ``kind``) instead of by its key."""
-
-    title: str
-    terrain: frozenset[str]
-    terrain_property: str | None = None
-    regions: tuple[str, ...] = ()
-    region_kinds: tuple[str, ...] = ()
-    sides: frozenset[str] = frozenset()  # the sides its rules name (empty: any side)
+def rule_system(rules: str | None) -> RuleSystem | None:
+    """The descriptor of ``rules``; None for free play; DataError for an unknown name."""
+    key = known_rules(rules)
+    return None if key is None or key == FREE else rule_systems()[key]
 
 
 def knowledge(rules: str | None) -> Knowledge | None:
-    """What rule system ``rules`` knows (None for free play: every map is fine)."""
-    key = known_rules(rules)
-    if key is None or key == FREE:
-        return None
-    knows: Callable[[], Knowledge] = import_module(PACKAGES[key]).knows
-    return knows()
+    """What rule system ``rules`` knows (None for free play, or a rule system that
+    judges no map: every map is fine)."""
+    system = rule_system(rules)
+    return None if system is None or system.knows is None else system.knows()
+
 
 def _key_for(state: MapState, rules: str | None) -> str | None:
     """``rules`` (an argument), else the map's own ``rules:``; DataError naming where an
@@ -97,34 +165,12 @@ def _key_for(state: MapState, rules: str | None) -> str | None:
     return key
 
 
-#: rule system key (as written in map files) -> module with ``policy(state)``
-LOS_POLICIES = {
-    "dog_sector": "tabletop.games.dog_sector.los",
-    "devil_dogs": "tabletop.games.devil_dogs.los",
-    "omaha": "tabletop.games.omaha.los",
-    "dogfaces": "tabletop.games.dogfaces.los",
-    "dogs_of_war": "tabletop.games.dogs_of_war.los",
-}
-
-
 def los_policy(state: MapState, rules: str | None = None) -> LosPolicy:
     """The line-of-sight policy for ``rules`` (default: the map's own ``rules:``)."""
     key = _key_for(state, rules)
     if key is None or key == FREE:
         return FreePlayPolicy.for_map(state)
-    module = import_module(LOS_POLICIES[key])
-    policy: LosPolicy = module.policy(state)
-    return policy
-
-
-#: rule system key -> module with ``move_policy(state)``
-MOVE_POLICIES = {
-    "dog_sector": "tabletop.games.dog_sector.movement",
-    "devil_dogs": "tabletop.games.devil_dogs.movement",
-    "omaha": "tabletop.games.omaha.movement",
-    "dogfaces": "tabletop.games.dogfaces.movement",
-    "dogs_of_war": "tabletop.games.dogs_of_war.movement",
-}
+    return rule_systems()[key].los_policy(state)
 
 
 def move_policy(state: MapState, rules: str | None = None) -> MovePolicy:
@@ -132,41 +178,29 @@ def move_policy(state: MapState, rules: str | None = None) -> MovePolicy:
     key = _key_for(state, rules)
     if key is None or key == FREE:
         return FreePlayMovePolicy()
-    module = import_module(MOVE_POLICIES[key])
-    policy: MovePolicy = module.move_policy(state)
-    return policy
-
-
-#: rule system key -> module with ``ruleset()`` (a tabletop.engine.game.Ruleset) and
-#: optionally ``autoplayer()`` (a Bot for ``tabletop sim``); others are free play
-RULESETS = {
-    "dog_sector": "tabletop.games.dog_sector.ruleset",
-}
+    return rule_systems()[key].move_policy(state)
 
 
 def ruleset(rules: str | None) -> Ruleset:
     """The turn sequence and procedures for ``rules``; free play when it has none.
     DataError for a name that is no rule system."""
-    if known_rules(rules) is None or rules not in RULESETS:
+    system = rule_system(rules)
+    if system is None or system.ruleset is None:
         return FreePlayRules()
-    made: Ruleset = import_module(RULESETS[rules]).ruleset()
-    return made
+    return system.ruleset()
 
 
-#: rule system key -> module with ``autoplayer()`` (an engine Bot for the solitaire
-#: player's side, for ``tabletop sim``), ``SIDE``, ``assess(state) -> (rank, score)`` and
-#: ``ranks()``; optionally ``SCORE`` and ``SIM_BY``, the option a simulation compares by default
-AUTOPLAYERS = {
-    "dog_sector": "tabletop.games.dog_sector.autoplayer",
-}
-
-
-def autoplayer_module(rules: str | None) -> ModuleType:
-    """The autoplayer module of ``rules``; LookupError if the rule system has none."""
-    if rules is None or rules not in AUTOPLAYERS:
-        known = ", ".join(sorted(AUTOPLAYERS))
-        raise LookupError(f"rule system {rules or 'free'!r} has no autoplayer (rule systems with one: {known})")
-    return import_module(AUTOPLAYERS[rules])
+def autoplayer_module(rules: str | None) -> Any:
+    """What ``tabletop sim`` plays and judges ``rules`` with (its descriptor's ``sim()``:
+    ``SIDE``, ``autoplayer()``, ``assess``, ``ranks``...); LookupError if it has none."""
+    systems = rule_systems()
+    system = systems.get(rules) if rules is not None else None
+    if system is None or system.sim is None:
+        known = ", ".join(sorted(k for k, s in systems.items() if s.sim is not None))
+        raise LookupError(
+            f"rule system {rules or 'free'!r} has no autoplayer (rule systems with one: {known})"
+        )
+    return system.sim()
 
 
 def autoplayer(rules: str | None) -> Bot:

@@ -7,16 +7,11 @@ WWI company level, card-driven orders, no dice. ``los``: line of sight (7.1);
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tabletop.games import Knowledge
+from tabletop.engine.rulesystem import Knowledge, Lazy, RuleSystem
 
 
 def knows() -> Knowledge:
     """The terrain costed in movement.yaml or named in los.yaml; the sides of movement.yaml."""
-    from tabletop.games import Knowledge
-
     from . import los, movement
 
     table = los.default_table()
@@ -24,3 +19,13 @@ def knows() -> Knowledge:
     return Knowledge(
         "The Devil Dogs of Belleau Wood", terrain, sides=frozenset(movement.default_table().sides)
     )
+
+
+#: this rule system, as ``tabletop.games`` finds it (entry point ``tabletop.rules``)
+RULES = RuleSystem(
+    key="devil_dogs",
+    title="The Devil Dogs of Belleau Wood",
+    los_policy=Lazy("tabletop.games.devil_dogs.los", "policy"),
+    move_policy=Lazy("tabletop.games.devil_dogs.movement", "move_policy"),
+    knows=knows,
+)

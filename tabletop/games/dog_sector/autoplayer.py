@@ -571,7 +571,7 @@ def _landing(game: Any, state: GameState) -> Action:
 
 
 def autoplayer() -> AmericanAutoplayer:
-    """The registry's entry (``tabletop.games.AUTOPLAYERS``): a new American autoplayer."""
+    """The descriptor's bot (``RULES.bots['autoplayer']``): a new American autoplayer."""
     return AmericanAutoplayer()
 
 

@@ -15,7 +15,7 @@ read by the set-up), ``random-german-placement`` (set-up), ``limited-reinforceme
 The game is set up with ``turn`` 0 and phase ``"setup"`` (played by the engine);
 ``prepare(state, scenario)``, called by ``tabletop.engine.newgame``, or ``start(state)``
 readies the scenario's state before ``Game(...)`` copies it, and the first ``end-phase``
-begins turn 1. ``ruleset()`` is the registry's entry (``tabletop.games.RULESETS``).
+begins turn 1. ``ruleset()`` is the descriptor's entry (``tabletop.games.dog_sector.RULES``).
 """
 
 from __future__ import annotations
@@ -412,7 +412,7 @@ def _full_strength(state: GameState) -> None:
 
 
 def ruleset() -> DogSectorRules:
-    """The registry's entry (``tabletop.games.RULESETS``): the rules, options from the state."""
+    """The descriptor's entry (``RULES.ruleset``): the rules, options from the state."""
     return DogSectorRules()
 
 

@@ -7,16 +7,11 @@ enemy and Larry's jet pack. Unit types are the soldiers' names in lower case.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tabletop.games import Knowledge
+from tabletop.engine.rulesystem import Knowledge, Lazy, RuleSystem
 
 
 def knows() -> Knowledge:
     """The terrain of the movement table (movement.yaml) and of the shot table (los.yaml)."""
-    from tabletop.games import Knowledge
-
     from . import los, movement
 
     shots = los.default_table()
@@ -24,3 +19,13 @@ def knows() -> Knowledge:
         frozenset(movement.default_table().terrain) | frozenset(shots.range_limit) | frozenset(shots.into_hex)
     )
     return Knowledge("Dogfaces in Space", terrain)
+
+
+#: this rule system, as ``tabletop.games`` finds it (entry point ``tabletop.rules``)
+RULES = RuleSystem(
+    key="dogfaces",
+    title="Dogfaces in Space",
+    los_policy=Lazy("tabletop.games.dogfaces.los", "policy"),
+    move_policy=Lazy("tabletop.games.dogfaces.movement", "move_policy"),
+    knows=knows,
+)

@@ -8,15 +8,12 @@ automatic fire and grenade deviation. Figures in the yaml files beside them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from tabletop.engine.rulesystem import Knowledge, Lazy, RuleSystem
 
 from . import los
 from .los import DogsOfWarPolicy, policy, priority_targets
 
-if TYPE_CHECKING:
-    from tabletop.games import Knowledge
-
-__all__ = ["DogsOfWarPolicy", "knows", "policy", "priority_targets"]
+__all__ = ["RULES", "DogsOfWarPolicy", "knows", "policy", "priority_targets"]
 
 #: terrain kinds with no effect on sight or movement: open ground and roads
 PLAIN_KINDS = frozenset({"open", "road"})
@@ -25,9 +22,17 @@ PLAIN_KINDS = frozenset({"open", "road"})
 def knows() -> Knowledge:
     """Terrain is judged by its ``kind`` property: the kinds of los.yaml, the rubble and
     enclosed kinds of movement.yaml, and the plain kinds."""
-    from tabletop.games import Knowledge
-
     from .movement import default_table as moves
 
     kinds = frozenset(los.default_table().terrain) | moves().rubble_kinds | moves().enclosed_kinds
     return Knowledge("Dogs of War", kinds | PLAIN_KINDS, terrain_property="kind")
+
+
+#: this rule system, as ``tabletop.games`` finds it (entry point ``tabletop.rules``)
+RULES = RuleSystem(
+    key="dogs_of_war",
+    title="Dogs of War",
+    los_policy=Lazy("tabletop.games.dogs_of_war.los", "policy"),
+    move_policy=Lazy("tabletop.games.dogs_of_war.movement", "move_policy"),
+    knows=knows,
+)
