@@ -22,6 +22,7 @@ from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
+from tabletop.engine.tables import Table
 from tabletop.yamlfile import DataError, DataErrors
 
 FREE = "free"
@@ -173,3 +174,21 @@ def autoplayer(rules: str | None) -> Bot:
     """A new bot playing the solitaire side of ``rules``; LookupError if it has none."""
     made: Bot = autoplayer_module(rules).autoplayer()
     return made
+
+
+def tables_of(rules: str) -> list[Table]:
+    """The tables rule system ``rules`` encodes (``tabletop tables``): its package's
+    ``tables`` module's ``tables()``; [] for free play and rule systems without one.
+    DataError for a name that is no rule system."""
+    key = known_rules(rules)
+    if key is None or key == FREE:
+        return []
+    name = f"{PACKAGES[key]}.tables"
+    try:
+        module = import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return []
+    found: list[Table] = list(module.tables())
+    return found
