@@ -741,6 +741,31 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tables(args: argparse.Namespace) -> int:
+    """A rule system's tables as a player aid prints them, built from the data it plays by."""
+    from tabletop.engine.tables import tables_json, tables_text
+    from tabletop.games import tables_of
+
+    rules = args.rules
+    if rules_problem(rules) is not None and rules_problem(rules.replace("-", "_")) is None:
+        rules = rules.replace("-", "_")  # the scenario's spelling, dog-sector, names its rules too
+    problem = rules_problem(rules)
+    if problem is not None:
+        raise CliError(f"tables: {problem}")
+    found = tables_of(rules)
+    if args.table is not None:
+        keys = [t.key for t in found]
+        if args.table not in keys:
+            known = f"known: {', '.join(keys)}" if keys else "it has no tables encoded yet"
+            raise CliError(f"tables {rules}: no table {args.table!r}; {known}")
+        found = [t for t in found if t.key == args.table]
+    if args.json:
+        _print_json(tables_json(rules, found))
+    else:
+        print(tables_text(found))
+    return 0
+
+
 def _whole(text: str, low: int, high: int) -> int:
     """A whole number from ``low`` to ``high``; the text is checked before it is
     converted, so 10**5000 is refused at once and not by Python's digit limit."""
@@ -941,6 +966,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, default=1, help="processes to play in (default 1; same figures)")
     p.add_argument("--json", action="store_true", help="print the distribution as JSON")
     p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser(
+        "tables",
+        help="a rule system's tables as a player aid prints them (cells from the data it plays by)",
+        description="Print every table a rule system encodes (or only TABLE), each with the section of the "
+        "rule text it comes from and the project's own choices.",
+    )
+    p.add_argument("rules", metavar="RULES", help="rule system, e.g. dog_sector (or dog-sector)")
+    p.add_argument("table", nargs="?", metavar="TABLE", help="only the table with this key, e.g. 4")
+    p.add_argument("--json", action="store_true", help="print the tables as JSON, every cell a string")
+    p.set_defaults(func=cmd_tables)
     return parser
 
 

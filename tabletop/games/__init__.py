@@ -29,6 +29,7 @@ from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState
 from tabletop.engine.rulesystem import GROUP, Knowledge, RuleSystem
+from tabletop.engine.tables import Table
 from tabletop.yamlfile import DataError, DataErrors
 
 __all__ = [
@@ -207,3 +208,13 @@ def autoplayer(rules: str | None) -> Bot:
     """A new bot playing the solitaire side of ``rules``; LookupError if it has none."""
     made: Bot = autoplayer_module(rules).autoplayer()
     return made
+
+
+def tables_of(rules: str) -> list[Table]:
+    """The tables rule system ``rules`` encodes (``tabletop tables``), from its
+    descriptor's ``tables``; [] for free play and rule systems without them. DataError
+    for a name that is no rule system."""
+    system = rule_system(rules)
+    if system is None or system.tables is None:
+        return []
+    return list(system.tables())

@@ -40,4 +40,5 @@ RULES = RuleSystem(
     bots={"autoplayer": Lazy("tabletop.games.dog_sector.autoplayer", "autoplayer")},
     default_bots={"american": "autoplayer"},
     sim=Lazy("tabletop.games.dog_sector.autoplayer"),
+    tables=Lazy("tabletop.games.dog_sector.tables", "tables"),
 )
