@@ -257,3 +257,14 @@ def test_the_solitaire_player_decides_inside_an_automatic_phase() -> None:
     plain = new_game(opened, ruleset(opened.rules), seed=1, history=False)
     auto_setup(plain)
     assert (plain.state.phase, plain.actor()) == ("land", "auto")
+
+
+def test_sim_bot_flag_names_a_side_and_a_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 4: ``--bot SIDE=NAME`` picks among the rule system's bots; a side or a name
+    it has no bot for is refused before any game, exit 2, with what to give instead."""
+    from tabletop.cli import main
+
+    assert main(["sim", "dog-sector", "--games", "1", "--by", "none", "--bot", "german=autoplayer"]) == 2
+    assert "the bots play american, not 'german'" in capsys.readouterr().err
+    assert main(["sim", "dog-sector", "--games", "1", "--by", "none", "--bot", "american=clever"]) == 2
+    assert "choose one of: autoplayer" in capsys.readouterr().err
