@@ -473,6 +473,14 @@ def _option(text: str) -> tuple[str, object]:
     return key, words.get(value.lower(), value)
 
 
+def _seat(text: str) -> tuple[str, str]:
+    """SIDE=NAME for sim --bot (issue 12 item 4)."""
+    side, sep, name = text.partition("=")
+    if not sep or not side or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not SIDE=NAME, e.g. american=autoplayer")
+    return side, name
+
+
 def pygame_error() -> type[Exception]:
     import pygame
 
@@ -728,7 +736,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
             print(f"sim: {done}/{total} games ({100 * done // total}%)", file=sys.stderr, flush=True)
 
     try:
-        report = simulate(args.scenario, args.games, args.seed, options, by=by, progress=progress, jobs=args.jobs)
+        report = simulate(
+            args.scenario, args.games, args.seed, options, by=by, progress=progress, jobs=args.jobs,
+            bots=dict(args.bot or []),
+        )  # fmt: skip
     except SimError as exc:
         raise CliError(f"sim {args.scenario}: {exc}") from None
     if args.json:
@@ -964,6 +975,10 @@ def build_parser() -> argparse.ArgumentParser:
         "bombardment for DOG SECTOR; 'none' for one group)",
     )  # fmt: skip
     p.add_argument("--jobs", type=_jobs, default=1, help="processes to play in (default 1; same figures)")
+    p.add_argument(
+        "--bot", type=_seat, action="append", metavar="SIDE=NAME",
+        help="the rule system's bot NAME on SIDE (repeatable; default: its default bot on every side it has one for)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the distribution as JSON")
     p.set_defaults(func=cmd_sim)
 

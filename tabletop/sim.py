@@ -1,5 +1,5 @@
-"""Headless simulation: solitaire games played start to finish by the rule system's
-autoplayer, and the distribution of their outcomes (``tabletop sim``).
+"""Headless simulation: games played start to finish by the rule system's bots, one on
+every side it has one for, and the distribution of their outcomes (``tabletop sim``).
 
 Game ``i`` of every group is played with dice seed ``seed + i``, so one game of a run is
 replayed exactly by ``tabletop play SCENARIO --seed S`` (the same options) and the same
@@ -11,7 +11,17 @@ A game that raises is reported with its seed and traceback, and the run goes on.
 The rule system supplies the player: its descriptor's ``sim()`` gives an object with
 ``autoplayer()`` (an engine Bot), ``SIDE`` (the side it plays), ``assess(state) -> (rank, score)``, ``ranks()`` (rank
 names, lowest first), optionally ``SCORE`` (what the score counts) and ``SIM_BY`` (the
-option to compare by when none is asked for).
+option to compare by when none is asked for). Its bots by name are ``BOTS`` (name ->
+factory; for now read from the autoplayer module, issue 12 item 4) with
+``DEFAULT_BOTS`` (side -> name); a module without them has the one bot
+``{"autoplayer": autoplayer}`` for ``SIDE``.
+
+A two-sided rule system's module gives ``standings(state) -> {side: (outcome, score)}``
+(outcome "win", "loss" or "draw") instead of ``assess``, and optionally ``TURN_CAP``:
+a game still going after that turn is stopped and is a draw for every side ("draws at a
+turn cap where the rules have none"). Its report counts, per side, wins, losses and
+draws and the mean score, and the mean length of a game (turns and actions); a
+solitaire report (ranks) is exactly as before.
 """
 
 from __future__ import annotations
@@ -20,9 +30,10 @@ import time
 import traceback
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from types import ModuleType
 from typing import Any
 
-from tabletop.engine.game import Bot, Game
+from tabletop.engine.game import Bot, Game, Ruleset
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.engine.setup import chosen
@@ -46,30 +57,72 @@ def _where(game: Game) -> str:
     return f"turn {game.state.turn}, {phase.name if phase is not None else game.state.phase}"
 
 
-def play_out(game: Game, side: str, bot: Bot, limit: int = ACTION_LIMIT) -> int:
-    """Play a solitaire game to its end: the rules' own actions, and the bot for ``side``
-    whenever a decision is left, in the bot's phases and in automatic ones that wait
-    for the player (an option such as DOG SECTOR's choose-landing). Stuck when nobody
-    can act; RuntimeError past ``limit`` actions. Returns the actions played."""
+def play_out(
+    game: Game,
+    seats: Mapping[str, Bot] | str,
+    bot: Bot | None = None,
+    limit: int = ACTION_LIMIT,
+    turn_cap: int | None = None,
+) -> int:
+    """Play a game to its end: the rules' own actions, and the bot seated on the side
+    that must decide (``Game.actor``: a phase's side, a side the rules name inside an
+    automatic phase such as DOG SECTOR's choose-landing, a side choosing in secret, a
+    side reacting), each given only its side's view. ``seats`` maps sides to bots (or is
+    one side, with ``bot``). Stops after turn ``turn_cap`` if given. Stuck when nobody
+    seated can act; RuntimeError past ``limit`` actions. Returns the actions played."""
+    if isinstance(seats, str):
+        assert bot is not None, "play_out(game, side, bot): the bot for that side"
+        seats = {seats: bot}
     played = 0
     while game.state.result is None:
+        if turn_cap is not None and game.state.turn > turn_cap:
+            break
         if played >= limit:
             raise RuntimeError(f"the game did not end within {limit} actions ({_where(game)})")
         action = game.proposal()
         if action is None:
             actor = game.actor()
-            if actor not in (side, "auto"):
-                raise Stuck(f"{_where(game)}: {actor} must act, and the autoplayer plays only {side}")
-            action = bot.choose(game, side)
+            player = seats.get(actor) if actor is not None else None
+            if player is None or actor is None:
+                raise Stuck(f"{_where(game)}: {actor} must act, and the bots play only {', '.join(seats)}")
+            action = player.choose(game.side_view(actor))
             reason = game.refusal(action)
             if reason is not None:
                 raise Stuck(
-                    f"{_where(game)}: the rules wait for {side}, and the autoplayer's "
+                    f"{_where(game)}: the rules wait for {actor}, and the bot's "
                     f"{action.get('do') if isinstance(action, dict) else action!r} is refused ({reason})"
                 )
         game.play(action)
         played += 1
     return played
+
+
+def bots_of(module: ModuleType) -> tuple[dict[str, Callable[[], Bot]], dict[str, str]]:
+    """A rule system's bots by name and the default bot of each side it has one for."""
+    bots: dict[str, Callable[[], Bot]] = dict(
+        getattr(module, "BOTS", None) or {"autoplayer": module.autoplayer}
+    )
+    default = getattr(module, "DEFAULT_BOTS", None)
+    return bots, dict(default) if default is not None else {module.SIDE: next(iter(bots))}
+
+
+def seat_names(module: ModuleType, asked: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The bot name on each side: the defaults, with ``asked`` (``--bot SIDE=NAME``)
+    over them; SimError for a side or a name the rule system has no bot for."""
+    bots, seats = bots_of(module)
+    for side, name in (asked or {}).items():
+        if side not in seats:
+            raise SimError(
+                f"--bot {side}={name}: the bots play {', '.join(seats)}, not {side!r}; name one of those sides"
+            )
+        if name not in bots:
+            raise SimError(f"--bot {side}={name}: no bot {name!r}; choose one of: {', '.join(bots)}")
+        seats[side] = name
+    return seats
+
+
+def _two_sided(module: ModuleType) -> bool:
+    return callable(getattr(module, "standings", None))
 
 
 def _open(source: str) -> Scenario:
@@ -82,25 +135,53 @@ def _open(source: str) -> Scenario:
 _opened: dict[str, Scenario] = {}
 
 
-def play_one(source: str | Scenario, options: Mapping[str, object], seed: int) -> dict[str, Any]:
-    """Play one game headless with the autoplayer; its rank, score and result in words,
-    or the error and traceback if it raised (or never ended)."""
+def play_one(
+    source: str | Scenario,
+    options: Mapping[str, object],
+    seed: int,
+    bots: Mapping[str, str] | None = None,
+    *,
+    rules: Ruleset | None = None,
+    module: ModuleType | None = None,
+) -> dict[str, Any]:
+    """Play one game headless with a bot on every side (``bots``: side -> bot name, the
+    defaults otherwise); its rank and score (solitaire) or each side's outcome and
+    score (two-sided), its length and result in words, or the error and traceback if it
+    raised (or never ended). ``rules`` and ``module`` stand in for the registry's (a
+    rule system the registry does not list: the tests' two-sided one)."""
     try:
         if isinstance(source, Scenario):
             opened = source
         else:
             opened = _opened.get(source) or _opened.setdefault(source, _open(source))
-        module = autoplayer_module(opened.rules)
-        game = new_game(opened, ruleset(opened.rules), seed=seed, options=dict(options), history=False)
+        module = module or autoplayer_module(opened.rules)
+        made, _ = bots_of(module)
+        seats = {side: made[name]() for side, name in seat_names(module, bots).items()}
+        game = new_game(
+            opened, rules or ruleset(opened.rules), seed=seed, options=dict(options), history=False
+        )
         auto_setup(game)
-        play_out(game, module.SIDE, module.autoplayer())
+        cap = getattr(module, "TURN_CAP", None) if _two_sided(module) else None
+        played = play_out(game, seats, turn_cap=cap)
+        out: dict[str, Any] = {
+            "seed": seed,
+            "result": game.state.result,
+            "turns": game.state.turn,
+            "actions": played,
+        }
+        if _two_sided(module):
+            standings = module.standings(game.state)
+            capped = game.state.result is None
+            out["capped"] = capped
+            out["sides"] = {s: ["draw" if capped else o, sc] for s, (o, sc) in standings.items()}
+            return out
         rank, score = module.assess(game.state)
-        return {"seed": seed, "rank": rank, "score": score, "result": game.state.result}
+        return {**out, "rank": rank, "score": score}
     except Exception as exc:  # reported, and the run goes on
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
 
 
-def _play_job(job: tuple[str, dict[str, object], int]) -> dict[str, Any]:
+def _play_job(job: tuple[str, dict[str, object], int, dict[str, str]]) -> dict[str, Any]:
     return play_one(*job)
 
 
@@ -122,19 +203,29 @@ def simulate(
     by: str | None = None,
     progress: Progress | None = None,
     jobs: int = 1,
+    bots: Mapping[str, str] | None = None,
+    *,
+    opened: Scenario | None = None,
+    rules: Ruleset | None = None,
+    module: ModuleType | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (for each choice of option ``by``, if given) and count the
     outcomes. Game ``i`` of a group uses seed ``seed + i``. ``progress(done, total)`` is
     called after every game. ``jobs`` > 1 plays in that many processes (the same
-    figures). SimError (and DataErrors for an unreadable scenario) before any game for
-    what cannot be run."""
+    figures). ``bots``: side -> bot name (``--bot SIDE=NAME``). SimError (and
+    DataErrors for an unreadable scenario) before any game for what cannot be run.
+    ``opened``, ``rules`` and ``module`` stand in for the registry's (one process)."""
     if games < 1:
         raise SimError(f"--games must be 1 or more, got {games}")
-    opened = _open(scenario_source)
-    try:
-        module = autoplayer_module(opened.rules)
-    except LookupError as exc:
-        raise SimError(str(exc)) from None
+    if opened is None:
+        opened = _open(scenario_source)
+    if module is None:
+        try:
+            module = autoplayer_module(opened.rules)
+        except LookupError as exc:
+            raise SimError(str(exc)) from None
+    seat_names(module, bots)  # refuses an unknown side or bot before any game
+    asked = dict(bots or {})
     given = dict(options or {})
     if by is not None and by in given:
         raise SimError(f"--by {by!r} and --option {by}=... both given: choose one")
@@ -145,12 +236,18 @@ def simulate(
     except ValueError as exc:
         raise SimError(str(exc)) from None
     _opened[scenario_source] = opened
-    rank_names = list(module.ranks())
-    jobs_list = [(scenario_source, {**given, **extra}, seed + i) for extra in settings for i in range(games)]
+    jobs_list = [
+        (scenario_source, {**given, **extra}, seed + i, asked) for extra in settings for i in range(games)
+    ]
     total = len(jobs_list)
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
-    if jobs > 1 and total > 1:
+    if rules is not None or module is not autoplayer_module_or_none(opened.rules):
+        for job in jobs_list:  # a rule system given here, not by the registry: one process
+            results.append(play_one(opened, job[1], job[2], asked, rules=rules, module=module))
+            if progress is not None:
+                progress(len(results), total)
+    elif jobs > 1 and total > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for out in pool.map(_play_job, jobs_list, chunksize=max(1, min(16, total // (jobs * 8)))):
                 results.append(out)
@@ -162,6 +259,11 @@ def simulate(
             if progress is not None:
                 progress(len(results), total)
     seconds = time.perf_counter() - started
+    if _two_sided(module):
+        return _two_sided_report(
+            opened, scenario_source, module, asked, games, seed, given, by, settings, results, seconds
+        )
+    rank_names = list(module.ranks())
     out_groups: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for g, extra in enumerate(settings):
@@ -203,8 +305,119 @@ def simulate(
     }
 
 
+def autoplayer_module_or_none(rules: str | None) -> ModuleType | None:
+    try:
+        return autoplayer_module(rules)
+    except LookupError:
+        return None
+
+
+def _side_counts(done: list[dict[str, Any]], sides: list[str]) -> dict[str, dict[str, Any]]:
+    """Per side: wins, losses, draws and the mean score of the finished games."""
+    out: dict[str, dict[str, Any]] = {}
+    for side in sides:
+        got = [r["sides"][side] for r in done if side in r["sides"]]
+        out[side] = {
+            "wins": sum(1 for o, _ in got if o == "win"),
+            "losses": sum(1 for o, _ in got if o == "loss"),
+            "draws": sum(1 for o, _ in got if o == "draw"),
+            "mean_score": round(sum(sc for _, sc in got) / len(got), 3) if got else None,
+        }
+    return out
+
+
+def _two_sided_report(
+    opened: Scenario,
+    source: str,
+    module: ModuleType,
+    asked: Mapping[str, str],
+    games: int,
+    seed: int,
+    given: Mapping[str, object],
+    by: str | None,
+    settings: list[dict[str, object]],
+    results: list[dict[str, Any]],
+    seconds: float,
+) -> dict[str, Any]:
+    """The per-side report (issue 12 item 4): who won, lost or drew, by how much, and
+    how long the games took."""
+    seats = seat_names(module, asked)
+    sides = list(seats)
+    out_groups: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for g, extra in enumerate(settings):
+        mine = results[g * games : (g + 1) * games]
+        done = [r for r in mine if "error" not in r]
+        out_groups.append(
+            {
+                "by": extra,
+                "options": chosen(opened.options, {**given, **extra}),
+                "games": games,
+                "played": len(done),
+                "failed": len(mine) - len(done),
+                "sides": _side_counts(done, sides),
+                "draws_at_cap": sum(1 for r in done if r.get("capped")),
+                "mean_turns": round(sum(r["turns"] for r in done) / len(done), 2) if done else None,
+                "mean_actions": round(sum(r["actions"] for r in done) / len(done), 1) if done else None,
+            }
+        )
+        failed.extend({"by": extra, **r} for r in mine if "error" in r)
+    return {
+        "scenario": opened.name,
+        "source": source,
+        "rules": opened.rules,
+        "bots": seats,
+        "turn_cap": getattr(module, "TURN_CAP", None),
+        "games": games,
+        "seed": seed,
+        "seeds": f"game i of each group is played with seed {seed} + i ({seed} to {seed + games - 1})",
+        "options": dict(given),
+        "by": by,
+        "groups": out_groups,
+        "failed": failed,
+        "seconds": round(seconds, 2),
+    }
+
+
+def _two_sided_table(report: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for group in report["groups"]:
+        title = ", ".join(f"{k}={v}" for k, v in group["by"].items()) or "all games"
+        lines.append("")
+        lines.append(
+            f"{title}: {group['played']} played" + (f", {group['failed']} failed" if group["failed"] else "")
+        )
+        width = max([len(s) for s in group["sides"]] + [4])
+        lines.append(f"  {'side':<{width}}  {'bot':<12} {'wins':>5} {'losses':>6} {'draws':>5}  mean score")
+        for side, c in group["sides"].items():
+            mean = "-" if c["mean_score"] is None else f"{c['mean_score']:.2f}"
+            lines.append(
+                f"  {side:<{width}}  {report['bots'][side]:<12} {c['wins']:>5} {c['losses']:>6} {c['draws']:>5}  {mean}"
+            )
+        if group["mean_turns"] is not None:
+            cap = (
+                f", {group['draws_at_cap']} stopped at the turn cap" if report["turn_cap"] is not None else ""
+            )
+            lines.append(
+                f"  mean length: {group['mean_turns']:.2f} turns, {group['mean_actions']:.1f} actions{cap}"
+            )
+    return lines
+
+
 def table(report: Mapping[str, Any]) -> str:
-    """The report as text: a small table of ranks per group, then any failures."""
+    """The report as text: a small table of ranks (or of each side's results) per
+    group, then any failures."""
+    if "bots" in report:
+        lines = [
+            f"{report['scenario']}: {report['games']} games per group, seeds {report['seed']}"
+            f"-{report['seed'] + report['games'] - 1}, bots "
+            + ", ".join(f"{s}={n}" for s, n in report["bots"].items())
+            + f" in {report['seconds']:.1f} s"
+        ]
+        if report["options"]:
+            lines.append("options: " + ", ".join(f"{k}={v}" for k, v in report["options"].items()))
+        lines += _two_sided_table(report)
+        return "\n".join(lines + _failures(report))
     lines = [
         f"{report['scenario']}: {report['games']} games per group, seeds {report['seed']}"
         f"-{report['seed'] + report['games'] - 1}, played by {report['autoplayer']} "
@@ -224,12 +437,27 @@ def table(report: Mapping[str, Any]) -> str:
             lines.append(f"  {name:<{width}}  {n:>6}  {group['percent'][name]:5.1f}%")
         mean = group["mean_score"]
         lines.append(f"  mean {report['score']}: {mean:.2f}" if mean is not None else "  no game finished")
+    return "\n".join(lines + _failures(report))
+
+
+def _failures(report: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
     for f in report["failed"]:
         where = ", ".join(f"{k}={v}" for k, v in f["by"].items())
         lines.append("")
         lines.append(f"FAILED seed {f['seed']}" + (f" ({where})" if where else "") + f": {f['error']}")
         lines.append(f["traceback"].rstrip())
-    return "\n".join(lines)
+    return lines
 
 
-__all__ = ["SimError", "Stuck", "groups_of", "play_one", "play_out", "simulate", "table"]
+__all__ = [
+    "SimError",
+    "Stuck",
+    "bots_of",
+    "groups_of",
+    "play_one",
+    "play_out",
+    "seat_names",
+    "simulate",
+    "table",
+]

@@ -22,7 +22,7 @@ import pytest
 from tabletop import limits
 from tabletop.cli import main
 from tabletop.engine.actions import END_PHASE
-from tabletop.engine.game import Game
+from tabletop.engine.game import SideView
 from tabletop.engine.movement import MoveModel, reach
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import open_map_or_scenario
@@ -315,7 +315,7 @@ def test_sim_plays_choose_landing_through(capsys: pytest.CaptureFixture[str]) ->
 class _EndsPhases:
     """A bot that only ever ends the phase (it cannot land units by hand)."""
 
-    def choose(self, game: Game, side: str) -> dict[str, object]:
+    def choose(self, view: SideView) -> dict[str, object]:
         return dict(END_PHASE)
 
 

@@ -32,12 +32,19 @@ def test_a_game_that_raises_is_reported_with_its_seed(monkeypatch: pytest.Monkey
     from tabletop.games.dog_sector.autoplayer import AmericanAutoplayer
 
     real = AmericanAutoplayer.choose
+    real_new_game = sim.new_game
+    seeds: list[int] = []
 
-    def choose(self: AmericanAutoplayer, game, side):  # type: ignore[no-untyped-def]
-        if game.seed == 11:
+    def new_game(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seeds.append(kwargs["seed"])
+        return real_new_game(*args, **kwargs)
+
+    def choose(self: AmericanAutoplayer, view):  # type: ignore[no-untyped-def]
+        if seeds[-1] == 11:  # a bot sees its side's view, not the seed (issue 12 item 2)
             raise RuntimeError("boom")
-        return real(self, game, side)
+        return real(self, view)
 
+    monkeypatch.setattr(sim, "new_game", new_game)
     monkeypatch.setattr(AmericanAutoplayer, "choose", choose)
     report = sim.simulate("dog-sector", 2, seed=10, options={"bombardment": "heavy"})
     assert [g["played"] for g in report["groups"]] == [1]

@@ -17,12 +17,46 @@ A rule system is a ``Ruleset``: it declares its turn sequence (``Phase`` list: w
 acts in each phase, the rules' own procedures being ``"auto"``), proposes the next
 automatic action, lists the legal choices of a player, refuses illegal actions with a
 reason, and applies actions. The engine moves from phase to phase on ``end-phase``.
+
+Two-sided games (issue 12, items 1 and 2) use optional hooks a ruleset may define; a
+rule system without them plays exactly as before (DOG SECTOR defines only ``actor``):
+
+- ``actor(state) -> str | None``: who decides now when it is not the phase's fixed
+  actor (alternating activations; the solitaire player deciding inside an automatic
+  phase); None keeps the phase's actor.
+- ``next_phase(state) -> str | None``: the phase ``end-phase`` goes to, in the same turn
+  (a loop: steps repeated once per sector); None: the next in the sequence, or the
+  first phase of the next turn after the last.
+- ``simultaneous(state) -> tuple[side, ...]``: the sides that each choose one action in
+  secret now. The engine offers each its choices wrapped as ``{"do": "commit", "side":
+  S, "action": A}``, keeps the committed actions in ``state.secret`` (hidden from the
+  other sides' views and logs), and once all have committed proposes ``{"do":
+  "reveal"}``, which applies them together: ``reveal(state, commits, dice)`` if the
+  rules define it, else each committed action in the order of the sides.
+- ``reactions(state, action) -> side | None``: after a rules action (a whole action, or
+  one hex of a move the rules apply hex by hex), the side that may interrupt now. The
+  engine opens a window (``state.window``): that side plays its reactions (its
+  ``choices`` during the window, logged with ``Entry.window`` naming the entry that
+  opened it) or ``{"do": "pass"}``; after each reaction the window stays open while
+  ``reactions(state, the same action)`` still names that side. The interrupted action
+  resumes or stops as the rules' next proposal says.
+- ``view(state, side) -> GameState``: what ``side`` may know (default: everything);
+  bots only ever get a ``SideView``. ``reveals(state, action) -> sides``: the sides an
+  action shows hidden information to (a card drawn, a mine found), so undo can refuse
+  to cross it. ``players``: the sides people or bots play (default: the sides named as
+  phase actors); with two or more the game is two-sided.
+
+Lines that only one side may read are written ``private(side, text)``; the log as a
+side sees it (``Game.log_view``) drops the others' private lines and hides the others'
+committed actions until their reveal.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Protocol
 
 from tabletop.hexgrid import LabelError
@@ -36,6 +70,27 @@ from .setup import SetupProblem
 from .state import GameState, JsonDict
 
 SETUP = "setup"
+COMMIT = "commit"  # a side's secret choice in a simultaneous step (engine action)
+REVEAL = "reveal"  # every secret choice of the step shown and applied (engine action)
+PASS = "pass"  # the reacting side lets a reaction window close (engine action)
+ENGINE_ACTIONS = frozenset({COMMIT, REVEAL, PASS})
+_PRIVATE = "[only "
+_games = itertools.count()
+
+
+def private(side: str, text: str) -> str:
+    """A log line only ``side`` may read (a card drawn into its hand)."""
+    return f"{_PRIVATE}{side}] {text}"
+
+
+def seen_line(line: str, side: str | None) -> str | None:
+    """``line`` as ``side`` reads it: another side's private line is None; None for
+    ``side`` means the whole table (every line, private ones marked)."""
+    if side is None or not line.startswith(_PRIVATE):
+        return line
+    owner, _, text = line[len(_PRIVATE) :].partition("] ")
+    return text if owner == side else None
+
 
 #: What rule code raises when it meets an action it never produced (a save edited by
 #: hand, finding T2): the rules refuse what they can first, and a checked replay turns
@@ -113,9 +168,50 @@ class Ruleset(Protocol):
 
 
 class Bot(Protocol):
-    """A player that is a program: chooses one of the legal actions for its side."""
+    """A player that is a program: chooses one of the legal actions for its side from
+    what that side may know (never the Game: issue 12 item 2)."""
 
-    def choose(self, game: Game, side: str) -> Action: ...
+    def choose(self, view: SideView) -> Action: ...
+
+
+@dataclass(frozen=True)
+class SeenEntry:
+    """A log entry as one side may see it."""
+
+    index: int
+    action: Action
+    lines: tuple[str, ...]
+    rolls: tuple[str, ...]
+    turn: int
+    phase: str
+    window: int | None = None
+
+
+class SideView:
+    """What ``side`` may know now, all a bot receives: ``state`` (``Game.view_state``:
+    the other sides' hidden cards and secret choices left out), ``choices`` (the side's
+    legal actions), ``log`` (the entries of the current line as the side sees them),
+    ``actor`` (who acts now) and ``key`` (equal between calls while one game is played
+    on; another after undo, a jump in the log, or in another game: a bot may keep plans
+    under it). ``choices`` and ``log`` are worked out when first read (DOG SECTOR's bot
+    never reads every legal move), so a bot reads them while it chooses, not later. The
+    view is a contract, not a sandbox: a bot uses these fields and nothing behind them."""
+
+    def __init__(self, game: Game, side: str) -> None:
+        self.side = side
+        self.state = game.view_state(side)
+        self.actor = game.actor()
+        self.key: tuple[int, int] = (game.serial, game.epoch)
+        self._choices: Callable[[], list[Action]] = lambda: game.choices(side)
+        self._log: Callable[[], list[SeenEntry]] = lambda: game.log_view(side)
+
+    @cached_property
+    def choices(self) -> list[Action]:
+        return self._choices()
+
+    @cached_property
+    def log(self) -> list[SeenEntry]:
+        return self._log()
 
 
 @dataclass
@@ -130,6 +226,8 @@ class Entry:
     phase: str = SETUP
     script: list[int] = field(default_factory=list)  # faces rolled by hand, fed back on replay
     last_child: int | None = None  # the child redo goes to
+    window: int | None = None  # a reaction: the entry whose action opened its window
+    revealed: list[str] = field(default_factory=list)  # sides it showed hidden information to
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {
@@ -144,6 +242,10 @@ class Entry:
             out["script"] = self.script
         if self.last_child is not None:
             out["last_child"] = self.last_child
+        if self.window is not None:
+            out["window"] = self.window
+        if self.revealed:
+            out["revealed"] = list(self.revealed)
         return out
 
     @classmethod
@@ -157,6 +259,8 @@ class Entry:
             phase=data["phase"],
             script=list(data.get("script", ())),
             last_child=data.get("last_child"),
+            window=data.get("window"),
+            revealed=list(data.get("revealed", ())),
         )
 
 
@@ -186,6 +290,8 @@ class Game:
         self._snapshots: dict[int, JsonDict] = {-1: self.initial}
         self._script = dice.script_left if dice is not None else []
         self.on_phase_end = on_phase_end  # the autosave hook
+        self.serial = next(_games)  # tells games apart in a SideView's key
+        self.epoch = 0  # grows whenever the state is replaced rather than played on
 
     # -- the turn machine -------------------------------------------------------------
 
@@ -196,21 +302,106 @@ class Game:
                 return p
         return None
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The sides people or bots play: the rules' ``players``, else the sides named
+        as the actor of a phase."""
+        given: tuple[str, ...] | None = getattr(self.rules, "players", None)
+        if given is not None:
+            return tuple(given)
+        named = [p.actor for p in self.rules.sequence if p.actor in self.rules.sides]
+        return tuple(dict.fromkeys(named))
+
+    @property
+    def two_sided(self) -> bool:
+        return len(self.players) > 1
+
+    def simultaneous(self) -> tuple[str, ...]:
+        """The sides choosing in secret now (the rules' ``simultaneous`` hook)."""
+        hook = getattr(self.rules, "simultaneous", None)
+        if hook is None or self.state.result is not None or self.state.phase == SETUP:
+            return ()
+        return tuple(hook(self.state))
+
     def actor(self) -> str | None:
-        """Who acts now: a side, "auto", "any", or None when the game is over."""
+        """Who acts now: a side, "auto", "any", or None when the game is over. In
+        order: the side of an open reaction window; the first side of a simultaneous
+        step still to commit ("auto" once all have: the reveal); the rules' ``actor``
+        hook; the phase's fixed actor."""
         if self.state.result is not None:
             return None
+        if self.state.window is not None:
+            return str(self.state.window["side"])
+        secret = self.simultaneous()
+        if secret:
+            waiting = [s for s in secret if s not in self.state.secret]
+            return waiting[0] if waiting else "auto"
+        hook = getattr(self.rules, "actor", None)
+        if hook is not None and self.state.phase != SETUP:
+            who: str | None = hook(self.state)
+            if who is not None:
+                return who
         p = self.phase()
         return p.actor if p is not None else "any"
 
     def proposal(self) -> Action | None:
-        """The rules' next automatic action, if the current phase has one."""
-        if self.state.result is not None:
+        """The next automatic action: the reveal of a simultaneous step all have
+        committed to, else the rules' own step; None while a window is open or
+        a side still has to choose in secret."""
+        if self.state.result is not None or self.state.window is not None:
             return None
+        secret = self.simultaneous()
+        if secret:
+            return {"do": REVEAL} if all(s in self.state.secret for s in secret) else None
         return self.rules.proposal(self.state)
 
     def choices(self, side: str) -> list[Action]:
-        return [] if self.state.result is not None else self.rules.choices(self.state, side)
+        """The legal actions of ``side`` now: its reactions and ``pass`` in a window,
+        its secret choices (as commits) in a simultaneous step, else the rules'."""
+        state = self.state
+        if state.result is not None:
+            return []
+        if state.window is not None:
+            return [*self.rules.choices(state, side), {"do": PASS}] if side == state.window["side"] else []
+        secret = self.simultaneous()
+        if secret:
+            if side not in secret or side in state.secret:
+                return []
+            return [{"do": COMMIT, "side": side, "action": a} for a in self.rules.choices(state, side)]
+        return self.rules.choices(state, side)
+
+    def view_state(self, side: str) -> GameState:
+        """What ``side`` may know of the state: the rules' ``view`` of a copy, with the
+        other sides' secret choices left out. Rules without a ``view`` hide nothing, so
+        while no secret choice is pending the view is the state itself, not a copy
+        (the rules' caches, keyed by the map object, stay warm: DOG SECTOR's sim keeps
+        its speed); a bot reads it and never changes it."""
+        hook = getattr(self.rules, "view", None)
+        if hook is None and not self.state.secret:
+            return self.state
+        state = self.state.copy()
+        if hook is not None:
+            state = hook(state, side)
+        state.secret = {s: (a if s == side else None) for s, a in state.secret.items()}
+        return state
+
+    def side_view(self, side: str) -> SideView:
+        """All a bot playing ``side`` is given."""
+        return SideView(self, side)
+
+    def log_view(self, side: str) -> list[SeenEntry]:
+        """The current line's log as ``side`` may see it: the other sides' private lines
+        dropped, their committed actions shown without the choice."""
+        out: list[SeenEntry] = []
+        for i in self.path():
+            e = self.entries[i]
+            action = e.action
+            if action.get("do") == COMMIT and action.get("side") != side:
+                action = {"do": COMMIT, "side": action.get("side")}
+            lines = tuple(x for x in (seen_line(line, side) for line in e.lines) if x is not None)
+            rolls = tuple(r.text() for r in e.rolls)
+            out.append(SeenEntry(i, dict(action), lines, rolls, e.turn, e.phase, e.window))
+        return out
 
     def refusal(self, action: Action) -> str | None:
         if not isinstance(action, dict) or not isinstance(action.get("do"), str):
@@ -223,7 +414,38 @@ class Game:
             return generic_refusal(self.state, action)
         if self.state.phase == SETUP:
             return self._setup_refusal(action)
-        return self.rules.refusal(self.state, action)
+        return self._turn_refusal(action)
+
+    def _turn_refusal(self, action: Action) -> str | None:
+        """Windows and secret steps first (the engine's), then the rules."""
+        state, do = self.state, action["do"]
+        if state.window is not None:
+            side = str(state.window["side"])
+            if do == PASS:
+                return None
+            if action not in self.rules.choices(state, side):
+                return f"{side} may react now: play one of its reactions or pass"
+            return self.rules.refusal(state, action)
+        if do == PASS:
+            return "no reaction window is open: there is nothing to pass"
+        secret = self.simultaneous()
+        waiting = [s for s in secret if s not in state.secret]
+        if do == COMMIT:
+            side = str(action.get("side"))
+            if side not in secret:
+                return (
+                    f"{shown(side)} does not choose in secret now (choosing: {', '.join(secret) or 'nobody'})"
+                )
+            if side in state.secret:
+                return f"{side} has already chosen in secret"
+            if action.get("action") not in self.rules.choices(state, side):
+                return f"{shown(action.get('action'))} is not one of {side}'s choices now"
+            return None
+        if do == REVEAL:
+            return None if secret and not waiting else "no secret choices wait to be revealed"
+        if secret:
+            return f"{', '.join(waiting) or 'nobody'} must first choose in secret (commit), then reveal"
+        return self.rules.refusal(state, action)
 
     def _setup_refusal(self, action: Action) -> str | None:
         """Setup is the engine's: pieces onto legal hexes, or the solver for the rest."""
@@ -241,7 +463,9 @@ class Game:
         if do == "setup-solve":
             return None if setup.to_place(self.state.map, problem) else "every setup piece is already placed"
         if do == "setup-place":
-            piece = next((p for p in setup.to_place(self.state.map, problem) if p.id == action.get("piece")), None)
+            piece = next(
+                (p for p in setup.to_place(self.state.map, problem) if p.id == action.get("piece")), None
+            )
             if piece is None:
                 return f"{action.get('piece')!r} is not a setup piece waiting to be placed"
             try:
@@ -259,13 +483,19 @@ class Game:
         before = (self.state.turn, self.state.phase)
         dice = Dice(self.seed, drawn=self.state.drawn, script=self._script)
         entry = Entry(action=dict(action), parent=self.head)
+        if self.state.window is not None and self.head >= 0:  # a reaction: under its window
+            head = self.entries[self.head]
+            entry.window = head.window if head.window is not None else self.head
+        entry.revealed = self._revealed(action)
         try:
             entry.lines = self._apply(self.state, action, dice)
         except ScriptError as exc:
+            self.epoch += 1
             self.state = self._state_at(self.head)
             self._script = []
             raise IllegalAction(f"{exc}; the dice rolled by hand were dropped, nothing was played") from None
         except Exception:
+            self.epoch += 1
             self.state = self._state_at(self.head)  # nothing half-done survives
             raise
         self._script = dice.script_left
@@ -283,9 +513,23 @@ class Game:
             self.on_phase_end(self)
         return entry
 
+    def _revealed(self, action: Action) -> list[str]:
+        """The sides ``action`` will show hidden information to: every side of the step
+        at a reveal, and whatever the rules' ``reveals`` hook says."""
+        if not isinstance(action, dict):
+            return []
+        do = action.get("do")
+        if do == REVEAL:
+            return list(self.simultaneous())
+        hook = getattr(self.rules, "reveals", None)
+        if hook is None or do in ENGINE_ACTIONS or do in TABLE_ACTIONS or self.state.phase == SETUP:
+            return []
+        return [str(s) for s in hook(self.state, action)]
+
     def run(self, seats: dict[str, Bot] | None = None, *, limit: int = 100_000) -> int:
         """Play automatic actions and bot moves until a person must decide or the game
-        ends; returns how many actions were played."""
+        ends; returns how many actions were played. Each bot is given only its side's
+        view (``SideView``)."""
         seats = seats or {}
         played = 0
         while played < limit and self.state.result is None:
@@ -293,9 +537,9 @@ class Game:
             if action is None:
                 actor = self.actor()
                 bot = seats.get(actor) if actor is not None else None
-                if bot is None:
+                if bot is None or actor is None:
                     break
-                action = bot.choose(self, actor)  # type: ignore[arg-type]
+                action = bot.choose(self.side_view(actor))
             self.play(action)
             played += 1
         return played
@@ -310,16 +554,26 @@ class Game:
         return list(self._script)
 
     def _apply(self, state: GameState, action: Action, dice: Dice) -> list[str]:
-        if action.get("do") == END_PHASE["do"]:
+        do = action.get("do")
+        if do == END_PHASE["do"]:
             lines = self._advance(state, dice)
         elif state.phase == SETUP:
             lines = self._setup_apply(state, action, dice)
-        elif action.get("do") in TABLE_ACTIONS:
+        elif do in TABLE_ACTIONS:
             lines = generic_apply(state, action, dice)
         elif action.get("edit"):
             lines = [f"edit (outside the rules): {line}" for line in generic_apply(state, action, dice)]
+        elif do == COMMIT:
+            side = str(action["side"])
+            state.secret[side] = dict(action["action"])
+            lines = [f"{side} chooses in secret", private(side, f"{side} chose: {shown(action['action'])}")]
+        elif do == REVEAL:
+            lines = self._reveal(state, dice)
+        elif do == PASS:
+            lines = [f"{state.window['side'] if state.window else 'nobody'} lets the moment pass"]
+            state.window = None
         else:
-            lines = self.rules.apply(state, action, dice)
+            lines = self.rules.apply(state, action, dice) + self._window_after(state, action)
         state.drawn = dice.drawn
         if state.result is None:
             state.result = self.rules.outcome(state)
@@ -342,11 +596,42 @@ class Game:
             for piece in placed:
                 state.map.place(self._full(piece))
             return [f"setup: {len(placed)} pieces placed by the solver"]
-        waiting = next((p for p in setup.to_place(state.map, self.setup) if p.id == action.get("piece")), None)
+        waiting = next(
+            (p for p in setup.to_place(state.map, self.setup) if p.id == action.get("piece")), None
+        )
         if action["do"] != "setup-place" or waiting is None:  # only a replayed log skips refusal
             raise ValueError(f"during setup, {action!r} is neither a placement nor a table action")
         state.map.place(self._full(replace(waiting, hex=board.hex_of(str(action["to"])))))
         return [f"setup: {waiting.id} placed in {action['to']}"]
+
+    def _reveal(self, state: GameState, dice: Dice) -> list[str]:
+        """Every secret choice of the step, shown and applied together."""
+        commits = dict(state.secret)
+        state.secret = {}
+        lines = ["revealed: " + "; ".join(f"{s}: {shown(a)}" for s, a in commits.items())]
+        hook = getattr(self.rules, "reveal", None)
+        if hook is not None:
+            return lines + list(hook(state, commits, dice))
+        for action in commits.values():
+            lines += self.rules.apply(state, action, dice)
+        return lines
+
+    def _window_after(self, state: GameState, action: Action) -> list[str]:
+        """Open, keep or close a reaction window after a rules action."""
+        hook = getattr(self.rules, "reactions", None)
+        if hook is None:
+            return []
+        if state.window is not None:  # a reaction was played: is there more to react?
+            side, trigger = str(state.window["side"]), state.window["after"]
+            if hook(state, trigger) == side:
+                return []
+            state.window = None
+            return [f"{side}'s reactions are over"]
+        side = hook(state, action)
+        if side is None:
+            return []
+        state.window = {"side": side, "after": dict(action)}
+        return [f"{side} may react"]
 
     def _full(self, piece: Piece) -> Piece:
         """A unit set up at full strength (its counter's steps)."""
@@ -355,7 +640,13 @@ class Game:
 
     def _advance(self, state: GameState, dice: Dice) -> list[str]:
         keys = [p.key for p in self.rules.sequence]
-        if state.phase in keys and keys.index(state.phase) + 1 < len(keys):
+        hook = getattr(self.rules, "next_phase", None)
+        looped = hook(state) if hook is not None and state.phase in keys else None
+        if looped is not None:
+            if looped not in keys:
+                raise ValueError(f"next_phase gave {looped!r}, not a phase of {self.rules.name}")
+            state.phase = looped
+        elif state.phase in keys and keys.index(state.phase) + 1 < len(keys):
             state.phase = keys[keys.index(state.phase) + 1]
         else:
             state.turn += 1
@@ -379,7 +670,9 @@ class Game:
             out.append(i)
             parent = self.entries[i].parent
             if parent >= i:
-                raise ValueError(f"log entry {i} follows entry {parent}, not an earlier one: the log is not a tree")
+                raise ValueError(
+                    f"log entry {i} follows entry {parent}, not an earlier one: the log is not a tree"
+                )
             i = parent
         return out[::-1]
 
@@ -391,6 +684,26 @@ class Game:
         turn = self.entries[parent].turn if parent >= 0 else 0
         if not self.rules.undo_across_turns and turn != self.state.turn:
             return f"turn {self.state.turn} has begun: earlier turns are replayed, not undone"
+        return self.reveal_wall(parent)
+
+    def reveal_wall(self, index: int) -> str | None:
+        """Why going back from the head to entry ``index`` is refused, or None: in a
+        two-sided game no side may take back an entry that showed a side what was
+        hidden from it (a reveal, a card drawn), for the side that saw it would choose
+        again knowing it, and the side it was hidden from would be choosing again after
+        the other saw its choice (issue 12 item 2: undo never reveals)."""
+        if not self.two_sided:
+            return None
+        kept = set(self.path(index)) if index >= 0 else set()
+        for i in reversed(self.path()):
+            if i in kept:
+                break
+            e = self.entries[i]
+            if e.revealed:
+                return (
+                    f"entry {i} ({e.action.get('do')}) showed {', '.join(e.revealed)} what was hidden: "
+                    "a two-sided game cannot be taken back across it; play on"
+                )
         return None
 
     def undo(self) -> None:
@@ -414,6 +727,10 @@ class Game:
         on from there starts a new branch; the old one stays in ``entries``."""
         if not -1 <= index < len(self.entries):
             raise IllegalAction(f"no log entry {index}")
+        wall = self.reveal_wall(index)
+        if wall is not None:
+            raise IllegalAction(wall)
+        self.epoch += 1
         try:
             self.state = self._state_at(index)
         except ReplayError as exc:  # a branch of a loaded save that was edited by hand
@@ -443,7 +760,9 @@ class Game:
             if nxt is None:
                 return i
             if not i < nxt < len(self.entries):
-                raise ValueError(f"log entry {i} goes on to entry {nxt}, not a later one: the log is not a tree")
+                raise ValueError(
+                    f"log entry {i} goes on to entry {nxt}, not a later one: the log is not a tree"
+                )
             i = nxt
 
     def branches(self) -> list[int]:
@@ -506,12 +825,13 @@ class Game:
                 self._replay_entry(state, self.entries[i])
         return state
 
-    def log_lines(self) -> list[str]:
-        """The current line's log in words, rolls included."""
+    def log_lines(self, side: str | None = None) -> list[str]:
+        """The current line's log in words, rolls included: as ``side`` may read it,
+        or (None) all of it, private lines marked."""
         out: list[str] = []
         for i in self.path():
             e = self.entries[i]
-            out.extend(e.lines)
+            out.extend(x for x in (seen_line(line, side) for line in e.lines) if x is not None)
             out.extend(r.text() for r in e.rolls)
         return out
 

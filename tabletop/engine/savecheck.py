@@ -30,7 +30,7 @@ SAVE_KEYS = (
     "hand_dice",
 )
 ENTRY_KEYS = ("action", "parent", "rolls", "lines", "turn", "phase")
-ENTRY_OPTIONAL = ("script", "last_child")
+ENTRY_OPTIONAL = ("script", "last_child", "window", "revealed")
 STATE_KEYS = (
     "turn",
     "phase",
@@ -44,6 +44,7 @@ STATE_KEYS = (
     "drawn",
     "result",
 )
+STATE_OPTIONAL = ("secret", "window")  # two-sided games only (issue 12)
 PIECE_KEYS = ("id", "type", "hex")
 PIECE_OPTIONAL = ("side", "kind", "level", "facing", "status", "steps", "carrying")
 #: characters of the ``source`` a save names (a path; longer ones are not real paths)
@@ -168,7 +169,14 @@ def check_piece(value: Any, where: str) -> None:
 
 def check_state(value: Any, where: str) -> None:
     """A ``GameState.to_json()``: the initial position or the snapshot."""
-    state = record(value, where, STATE_KEYS)
+    state = record(value, where, STATE_KEYS, STATE_OPTIONAL)
+    for side, chosen in table(state.get("secret", {}), f"{where}.secret").items():
+        if chosen is not None and not isinstance(chosen, dict):
+            raise SaveProblem(f"{where}.secret.{side}", f"must be an action or null, not {shown(chosen)}")
+    if state.get("window") is not None:
+        window = record(state["window"], f"{where}.window", ("side", "after"))
+        text(window["side"], f"{where}.window.side")
+        table(window["after"], f"{where}.window.after")
     whole(state["turn"], f"{where}.turn", 0)
     text(state["phase"], f"{where}.phase")
     for i, piece in enumerate(items(state["pieces"], f"{where}.pieces")):
@@ -223,6 +231,9 @@ def check_entry(value: Any, index: int, count: int) -> None:
     text(entry["phase"], f"{where}.phase")
     for i, face in enumerate(items(entry.get("script", []), f"{where}.script")):
         whole(face, f"{where}.script[{i}]", 1)
+    if entry.get("window") is not None and not 0 <= whole(entry["window"], f"{where}.window") < index:
+        raise SaveProblem(f"{where}.window", "must name an earlier entry: the one that opened the window")
+    texts(entry.get("revealed", []), f"{where}.revealed")
     if entry.get("last_child") is not None:
         child = whole(entry["last_child"], f"{where}.last_child")
         if not index < child < count:

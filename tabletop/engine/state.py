@@ -74,7 +74,14 @@ class GameState:
     - ``options``: the optional rules chosen for this game;
     - ``turn``/``phase``: where the turn sequence stands ("setup" before the first turn);
     - ``drawn``: the dice stream position (see ``tabletop.engine.dice``);
-    - ``result``: the outcome once the game is over.
+    - ``result``: the outcome once the game is over;
+    - ``secret``: the actions sides have chosen in secret and not yet revealed, by side
+      (a simultaneous step; a side's view holds None for the others');
+    - ``window``: an open reaction window, ``{"side": who may react, "after": the
+      action that opened it}``, or None.
+
+    ``secret`` and ``window`` go to JSON only when set, so a game that never uses them
+    (every solitaire game) saves exactly as before.
     """
 
     map: MapState
@@ -88,6 +95,8 @@ class GameState:
     options: dict[str, Any] = field(default_factory=dict)
     drawn: int = 0
     result: str | None = None
+    secret: dict[str, Any] = field(default_factory=dict)
+    window: dict[str, Any] | None = None
 
     @property
     def board(self) -> Map:
@@ -141,6 +150,14 @@ class GameState:
     # -- serialisation ----------------------------------------------------------------
 
     def to_json(self) -> JsonDict:
+        out = self._to_json()
+        if self.secret:
+            out["secret"] = {k: (dict(v) if v is not None else None) for k, v in self.secret.items()}
+        if self.window is not None:
+            out["window"] = {"side": self.window["side"], "after": dict(self.window["after"])}
+        return out
+
+    def _to_json(self) -> JsonDict:
         return {
             "turn": self.turn,
             "phase": self.phase,
@@ -170,6 +187,12 @@ class GameState:
             options=dict(data["options"]),
             drawn=data["drawn"],
             result=data["result"],
+            secret={k: (dict(v) if v is not None else None) for k, v in data.get("secret", {}).items()},
+            window=(
+                {"side": data["window"]["side"], "after": dict(data["window"]["after"])}
+                if data.get("window") is not None
+                else None
+            ),
         )
 
     def copy(self) -> GameState:

@@ -116,7 +116,7 @@ class GamePanel(Component):
         bot = self.bot_for(app)
         if bot is None:
             return None
-        choice: Action = bot.choose(app.play, app.play.actor())
+        choice: Action = bot.choose(app.play.side_view(str(app.play.actor())))
         return choice
 
     def unit_choices(self, app: App) -> list[Action]:

@@ -1,7 +1,8 @@
 """DOG SECTOR: a program that plays the American side (phases 5 and 6), for
 ``tabletop sim`` and for a player who wants the machine to move for them.
 
-``AmericanAutoplayer`` is an engine ``Bot`` (``choose(game, side) -> Action``). It uses
+``AmericanAutoplayer`` is an engine ``Bot`` (``choose(view) -> Action``, given the
+American side's ``SideView``: everything in DOG SECTOR is open). It uses
 no dice and no randomness: the same game (seed and options) is always played the same
 way. It is built to be fast rather than clever: it never asks for every legal action of
 every unit (``american.choices``), but works unit by unit with the cheap public helpers
@@ -51,6 +52,7 @@ from typing import Any
 
 from tabletop.board import Map
 from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.game import SideView
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
@@ -321,13 +323,18 @@ class AmericanAutoplayer:
     def __init__(self) -> None:
         self._plan: _PhasePlan | None = None
 
-    def choose(self, game: Any, side: str) -> Action:
-        state: GameState = game.state
+    def choose(self, view: SideView, side: str | None = None) -> Action:
+        """The next American action from the American side's view. The old call,
+        ``choose(game, side)``, is still taken (it is turned into that side's view)."""
+        if side is not None and not isinstance(view, SideView):
+            view = view.side_view(side)
+        state: GameState = view.state
+        side = view.side
         if side == AMERICAN and state.phase == LAND and state.result is None:
-            return _landing(game, state)
+            return _landing(view, state)
         if side != AMERICAN or state.phase not in (ACTIVITY, FIRE) or state.result is not None:
             return dict(END_PHASE)
-        plan = self._phase_plan(game, state)
+        plan = self._phase_plan(view, state)
         while plan.order:
             uid = plan.order[0]
             action = None if uid in plan.done else self._next_action(state, plan, uid)
@@ -339,8 +346,8 @@ class AmericanAutoplayer:
             plan.order.pop(0)
         return dict(END_PHASE)
 
-    def _phase_plan(self, game: Any, state: GameState) -> _PhasePlan:
-        key = (id(game), game.seed, state.turn, state.phase, id(state))
+    def _phase_plan(self, view: SideView, state: GameState) -> _PhasePlan:
+        key = (view.key, state.turn, state.phase)
         if self._plan is None or self._plan.key != key:
             b = _board(state.board)
             units = [p for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN]
@@ -552,11 +559,11 @@ def _last_in_section(state: GameState, b: _Board, target: Piece, germans: list[P
     return True
 
 
-def _landing(game: Any, state: GameState) -> Action:
+def _landing(view: SideView, state: GameState) -> Action:
     """Phase 1 with the option choose-landing (the player places the landing units):
     vehicles first, each on the landing-row hex with the fewest Americans, then the one
     nearest the trenches; end the phase when none is left to place."""
-    placements = [a for a in game.choices(AMERICAN) if a.get("do") == "land-unit"]
+    placements = [a for a in view.choices if a.get("do") == "land-unit"]
     if not placements:
         return dict(END_PHASE)
     b = _board(state.board)
@@ -575,4 +582,11 @@ def autoplayer() -> AmericanAutoplayer:
     return AmericanAutoplayer()
 
 
-__all__ = ["SCORE", "SIDE", "SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks"]
+#: the rule system's bots by name (``tabletop sim --bot american=autoplayer``), and the
+#: one seated on each side by default (issue 12 item 4; the descriptor takes these over)
+BOTS = {"autoplayer": autoplayer}
+DEFAULT_BOTS = {AMERICAN: "autoplayer"}
+
+__all__ = [
+    "BOTS", "DEFAULT_BOTS", "SCORE", "SIDE", "SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks",
+]  # fmt: skip

@@ -211,6 +211,13 @@ class DogSectorRules:
 
     # -- the Ruleset protocol ---------------------------------------------------------
 
+    def actor(self, state: GameState) -> str | None:
+        """Phase 1 with choose-landing: the American player places the landing units
+        inside the automatic phase (issue 12 item 1, E1); else the phase's actor."""
+        if state.phase == "land" and self.proposal(state) is None:
+            return AMERICAN
+        return None
+
     def begin_phase(self, state: GameState, dice: Dice) -> list[str]:
         phase = state.phase
         if phase == "land":
