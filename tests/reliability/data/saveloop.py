@@ -1,5 +1,7 @@
 """The kill -9 target of category 3: headless DOG SECTOR games that write a save after
-every action (manual.json) and an autosave after every phase (auto.json), for ever."""
+every action (manual.json) and an autosave after every phase (auto.json), for ever;
+with a third argument `once`, the next session: one write of each, then exit (a write
+clears the temp files an earlier killed write left)."""
 
 import sys
 from pathlib import Path
@@ -10,10 +12,16 @@ from tabletop.engine.scenario import open_map_or_scenario
 from tabletop.games import autoplayer_module, ruleset
 
 
-def main(folder: Path, seed: int) -> None:
+def main(folder: Path, seed: int, once: bool = False) -> None:
     """Play game after game from ``seed`` on, saving all the time, until killed."""
     opened = open_map_or_scenario("dog-sector")
     mod = autoplayer_module(opened.rules)
+    if once:
+        game = new_game(opened, ruleset(opened.rules), seed=seed)
+        auto_setup(game)
+        for name in ("auto.json", "manual.json"):
+            savefile.write_save(folder / name, game, "dog-sector")
+        return
     while True:
         game = new_game(
             opened, ruleset(opened.rules), seed=seed,
@@ -26,4 +34,4 @@ def main(folder: Path, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), int(sys.argv[2]))
+    main(Path(sys.argv[1]), int(sys.argv[2]), once=sys.argv[3:] == ["once"])
