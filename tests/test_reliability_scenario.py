@@ -221,6 +221,19 @@ def test_t1_unsatisfiable_setup_same_line_everywhere(
     assert len(lines) == 1
 
 
+@pytest.mark.parametrize("cmd", ["render", "play"])
+def test_fixed_pieces_that_break_a_constraint_refuse_to_begin(
+    case: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], cmd: str
+) -> None:
+    """Fuzz finding (setup dropped from dog-sector.yaml, its constraints kept): with
+    nothing to place, the solver never ran and beginning the game raised IllegalAction.
+    Now one line at the constraint that the fixed pieces break."""
+    append(scenario(case), "constraints:\n  - {total: all, pieces: {side: blue}, min: 3}\n")
+    code, lines, _ = run(capsys, command(cmd, scenario(case), tmp_path))
+    refused(code, lines, scenario(case), 10, "the setup cannot begin")
+    assert len(lines) == 1
+
+
 # --- W3: rule system names ------------------------------------------------------------
 
 

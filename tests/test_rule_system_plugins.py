@@ -111,8 +111,8 @@ class TinyRules:
 class Waiter:
     """Ends every phase: the first of its legal actions."""
 
-    def choose(self, game, side):
-        return game.choices(side)[0]
+    def choose(self, view):
+        return view.choices[0]
 
 
 def autoplayer():

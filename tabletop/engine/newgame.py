@@ -23,7 +23,7 @@ from .game import SETUP, Game, Ruleset
 from .pieces import MapState, Piece
 from .savecheck import shown
 from .scenario import Scenario, map_rules_errors, unsatisfiable_error
-from .setup import SetupUndecided, Unsatisfiable
+from .setup import SetupUndecided, Unsatisfiable, check
 from .state import GameState, JsonDict
 
 
@@ -98,6 +98,15 @@ def auto_setup(game: Game) -> None:
                 "the setup solver found no setup within its search limit (not proven impossible); "
                 "loosen a constraint, give smaller counts, or set up by hand with --setup manual",
             ) from None
+    refused = game.refusal(dict(END_PHASE))
+    if refused is not None and problem is not None:  # the fixed pieces break a constraint
+        broken = check(game.state.map, problem)
+        line = min((v.constraint.line for v in broken if v.constraint.line), default=None)
+        raise DataError(
+            problem.path or "the scenario", line,
+            f"the setup cannot begin: {broken[0].message if broken else refused}; "
+            "change the pieces or loosen the constraint",
+        )  # fmt: skip
     game.play(dict(END_PHASE))
 
 
