@@ -12,6 +12,7 @@ made here in a scratch folder, seeded.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -40,57 +41,15 @@ GIB = 1024**3
 
 
 def big_map_text(n: int, seed: int = 1) -> str:
-    """The findings' appendix B map: random woods (block), towns (hinder), hills and
-    water, a road along the diagonal, a wall of hexsides and two setup regions."""
-    rng = random.Random(seed)
-    rows, elev = [], []
-    for _ in range(n):
-        row, er = [], []
-        for _ in range(n):
-            x = rng.random()
-            sym = (
-                "W" if x < 0.08 else ("H" if x < 0.12 else ("~" if x < 0.14 else ("T" if x < 0.15 else ".")))
-            )
-            row.append(sym)
-            er.append(str(1 if sym == "H" else 0))
-        rows.append("  " + " ".join(row))
-        elev.append("    " + " ".join(er))
-    d = max(2, len(str(n)))
-    feats = ", ".join(f'"{i:0{d}d}{i:0{d}d}"' for i in range(1, n + 1))
-    sides = ", ".join(f'"{10:0{d}d}{i:0{d}d}/{10:0{d}d}{i + 1:0{d}d}"' for i in range(1, n))
-    return (
-        f"""name: Big {n}x{n}
-grid:
-  orientation: flat
-  offset: odd-q
-  columns: {n}
-  rows: {n}
-  labels: {{first_column: 1, first_row: 1, digits: {d}}}
-terrain:
-  open:  {{symbol: ".", colour: "#c8d89a", name: Open ground}}
-  woods: {{symbol: "W", colour: "#3f7a3a", name: Woods, properties: {{los: block}}}}
-  hill:  {{symbol: "H", colour: "#b39b6b", name: Hill}}
-  water: {{symbol: "~", colour: "#4a7fb5", name: Water}}
-  town:  {{symbol: "T", colour: "#9a8f87", name: Town, properties: {{los: hinder}}}}
-rows: |
-"""
-        + "\n".join(rows)
-        + """
-elevation:
-  default: 0
-  rows: |
-"""
-        + "\n".join(elev)
-        + f"""
-features:
-  road: {{colour: "#8a6d3b", name: Road, hexes: [{feats}]}}
-hexsides:
-  wall: {{colour: "#6b4226", name: Wall, between: [{sides}]}}
-regions:
-  west: {{kind: setup, columns: [1, 5]}}
-  east: {{kind: setup, columns: [{n - 4}, {n}]}}
-"""
-    )
+    """The findings' appendix B map (tests/reliability/data/genbig.py): random woods
+    (block), towns (hinder), hills and water, a road along the diagonal, a wall of
+    hexsides and two setup regions."""
+    spec = importlib.util.spec_from_file_location("genbig", REPO / "tests" / "reliability" / "data" / "genbig.py")
+    assert spec is not None and spec.loader is not None
+    genbig = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(genbig)
+    text: str = genbig.make(n, f"big{n}", seed)
+    return text
 
 
 def _limit_address_space(limit: int) -> None:

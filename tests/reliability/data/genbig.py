@@ -1,16 +1,18 @@
-"""The big-map generator of appendix B of the findings (verbatim): python genbig.py N."""
+"""The big-map generator of appendix B of the findings: python genbig.py N. As printed, but
+for a private random source (the same maps) and the script part under __main__, so
+tests/test_reliability_viewshed.py can call make()."""
 # ruff: noqa
 
 
 import random, sys
 def make(n, name, seed=1):
-    random.seed(seed)
+    rng = random.Random(seed)
     rows = []
     elev = []
     for r in range(n):
         row = []; er = []
         for c in range(n):
-            x = random.random()
+            x = rng.random()
             sym = "W" if x < 0.08 else ("H" if x < 0.12 else ("~" if x < 0.14 else ("T" if x < 0.15 else ".")))
             row.append(sym)
             er.append(str(1 if sym == "H" else 0))
@@ -45,14 +47,17 @@ regions:
   west: {{kind: setup, columns: [1, 5]}}
   east: {{kind: setup, columns: [{n-4}, {n}]}}
 """
-n = int(sys.argv[1])
-open(f"maps/big{n}.yaml", "w").write(make(n, f"big{n}"))
-d = max(2, len(str(n)))
-mid = n // 2
-open(f"scenarios/big{n}.yaml", "w").write(f"""name: Big {n} scenario
+def scenario(n):
+    d = max(2, len(str(n)))
+    mid = n // 2
+    return f"""name: Big {n} scenario
 map: big{n}
 units:
   - {{id: a1, type: infantry, side: blue, hex: "{mid:0{d}d}{mid:0{d}d}"}}
   - {{id: b1, type: infantry, side: red, hex: "{1:0{d}d}{1:0{d}d}"}}
   - {{id: c1, type: infantry, side: red, hex: "{n:0{d}d}{n:0{d}d}"}}
-""")
+"""
+if __name__ == "__main__":
+    n = int(sys.argv[1])
+    open(f"maps/big{n}.yaml", "w").write(make(n, f"big{n}"))
+    open(f"scenarios/big{n}.yaml", "w").write(scenario(n))
