@@ -160,6 +160,7 @@ def play_one(
         game = new_game(
             opened, rules or ruleset(opened.rules), seed=seed, options=dict(options), history=False
         )
+        game.use_seeded_dice()  # bots only: the run repeats from its seed (issue 12 item 3)
         auto_setup(game)
         cap = getattr(module, "TURN_CAP", None) if _two_sided(module) else None
         played = play_out(game, seats, turn_cap=cap)

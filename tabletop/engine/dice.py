@@ -10,6 +10,13 @@ rolls exactly what was rolled. The module-level random state is never read or ch
 Scripted faces ("the next rolls are 6, 2, 5"), for tests and for a player who rolls real
 dice, are used first and range-checked; they do not advance the seeded stream.
 
+Two-sided games (issue 12 item 3) must not let a player who holds a save foresee the
+rolls, so there the stream is keyed by a per-game ``secret`` (random bytes kept in
+memory, never saved) instead of the seed, and every value drawn from the stream is
+kept in ``streamed`` for the log. A replay, which has no secret, gives those logged
+values back (``recorded``) and computes nothing. Either way each value advances
+``drawn`` by exactly one, so a replayed state equals the played one.
+
 Every roll is logged with its purpose and, once the rule has read it, its outcome
 ("MG pillbox 0407 fires at 0912: rolled 5, hit").
 
@@ -27,6 +34,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable, MutableSequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -56,6 +64,11 @@ class ScriptError(ValueError):
     """A scripted (hand-rolled) face that the die being rolled does not have."""
 
 
+class RecordError(ValueError):
+    """A replay's logged dice that do not fit the rolls the rules make (a log edited by
+    hand, or rules changed since): a value off the die, or too few values."""
+
+
 def _check_count(n: Any, what: str, least: int) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < least:
         raise ValueError(f"{what} must be a whole number of at least {least}, not {n!r}")
@@ -63,21 +76,43 @@ def _check_count(n: Any, what: str, least: int) -> int:
 
 
 class Dice:
-    """Dice from a seed (and optionally a script of faces to use first)."""
+    """Dice from a seed (and optionally a script of faces to use first); from a
+    ``secret`` instead of the seed, or from ``recorded`` stream values (a replay of a
+    game whose dice were secret), in two-sided games."""
 
-    def __init__(self, seed: int, *, script: Iterable[int] = (), drawn: int = 0) -> None:
+    def __init__(
+        self,
+        seed: int,
+        *,
+        script: Iterable[int] = (),
+        drawn: int = 0,
+        secret: bytes | None = None,
+        recorded: Iterable[int] | None = None,
+    ) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"dice seed must be an int, not {seed!r}")
+        if secret is not None and (not isinstance(secret, bytes) or not 16 <= len(secret) <= 64):
+            raise ValueError("a dice secret must be 16 to 64 random bytes")
         self.seed = seed
         self.drawn = _check_count(drawn, "dice position", 0)
         self._script = list(script)
         self.scripted_used = 0  # faces taken from the script so far
         self.log: list[Roll] = []
+        self._secret = secret
+        self._recorded = None if recorded is None else list(recorded)
+        self.streamed: list[int] = []  # every value drawn from the stream, in order
 
     @property
     def script_left(self) -> list[int]:
         """The scripted faces not used yet (a game carries them to its next action)."""
         return list(self._script)
+
+    def record_used_up(self) -> None:
+        """RecordError if a replay left logged values unused (the rules rolled fewer)."""
+        if self._recorded:
+            raise RecordError(
+                f"the log recorded {len(self._recorded)} more dice than the rules roll for this action"
+            )
 
     def roll(self, n: int, sides: int, purpose: str = "") -> tuple[int, ...]:
         """Roll ``n`` dice of ``sides`` faces; logs them as ``purpose`` (default "nDs").
@@ -143,6 +178,40 @@ class Dice:
         return self._stream(sides)
 
     def _stream(self, sides: int) -> int:
+        if self._recorded is not None:
+            value = self._from_record(sides)
+        elif self._secret is not None:
+            value = self._from_secret(sides)
+        else:
+            value = self._from_seed(sides)
+        self.streamed.append(value)
+        return value
+
+    def _from_record(self, sides: int) -> int:
+        """The next logged value (a replay of a secret-dice game)."""
+        assert self._recorded is not None
+        if not self._recorded:
+            raise RecordError("the rules roll more dice than the log recorded for this action")
+        value = self._recorded.pop(0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise RecordError(f"logged die value {value!r} is not a face of a {sides}-sided die")
+        self.drawn += 1
+        return value
+
+    def _from_secret(self, sides: int) -> int:
+        """A value only the holder of the secret can compute: a keyed hash of the
+        position (and of the attempt, so rejection never moves ``drawn`` by more than 1)."""
+        assert self._secret is not None
+        limit = (1 << 64) - (1 << 64) % sides
+        for attempt in itertools.count():
+            message = f"{self.drawn}:{attempt}".encode()
+            value = int.from_bytes(hashlib.blake2b(message, key=self._secret, digest_size=8).digest(), "big")
+            if value < limit:
+                self.drawn += 1
+                return value % sides + 1
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _from_seed(self, sides: int) -> int:
         limit = (1 << 64) - (1 << 64) % sides  # reject the top sliver so faces are uniform
         while True:
             digest = hashlib.blake2b(f"{self.seed}:{self.drawn}".encode(), digest_size=8).digest()

@@ -11,7 +11,12 @@ Each entry records the action, the dice it rolled (with their purposes and outco
 what happened in words, and the turn and phase after it. The dice are a stream fixed by
 the game's seed, and the state holds the stream position, so replaying the actions from
 the initial state reproduces every roll and every state exactly (tested); dice rolled
-by hand (scripted) are stored and fed back on replay.
+by hand (scripted) are stored and fed back on replay. In a two-sided game (issue 12
+item 3) the stream is keyed by a secret made afresh, in memory only, for each game
+started or loaded (``secret_dice``), and each entry logs the values it drew
+(``Entry.stream``), which replay feeds back: the log reproduces the game exactly, yet
+nothing a player holds tells the rolls to come. A ruleset may set ``secret_dice``
+itself; by default it is on exactly when the game is two-sided.
 
 A rule system is a ``Ruleset``: it declares its turn sequence (``Phase`` list: who
 acts in each phase, the rules' own procedures being ``"auto"``), proposes the next
@@ -54,6 +59,7 @@ committed actions until their reveal.
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -228,6 +234,7 @@ class Entry:
     last_child: int | None = None  # the child redo goes to
     window: int | None = None  # a reaction: the entry whose action opened its window
     revealed: list[str] = field(default_factory=list)  # sides it showed hidden information to
+    stream: list[int] = field(default_factory=list)  # values drawn from secret dice, fed back on replay
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {
@@ -246,6 +253,8 @@ class Entry:
             out["window"] = self.window
         if self.revealed:
             out["revealed"] = list(self.revealed)
+        if self.stream:
+            out["stream"] = list(self.stream)
         return out
 
     @classmethod
@@ -261,6 +270,7 @@ class Entry:
             last_child=data.get("last_child"),
             window=data.get("window"),
             revealed=list(data.get("revealed", ())),
+            stream=list(data.get("stream", ())),
         )
 
 
@@ -292,6 +302,7 @@ class Game:
         self.on_phase_end = on_phase_end  # the autosave hook
         self.serial = next(_games)  # tells games apart in a SideView's key
         self.epoch = 0  # grows whenever the state is replaced rather than played on
+        self._secret = secrets.token_bytes(32) if self.secret_dice else None  # never saved
 
     # -- the turn machine -------------------------------------------------------------
 
@@ -315,6 +326,18 @@ class Game:
     @property
     def two_sided(self) -> bool:
         return len(self.players) > 1
+
+    @property
+    def secret_dice(self) -> bool:
+        """Whether rolls come from the in-memory secret (item 3): the rules'
+        ``secret_dice`` if they say, else whether the game is two-sided."""
+        given: bool | None = getattr(self.rules, "secret_dice", None)
+        return self.two_sided if given is None else bool(given)
+
+    def use_seeded_dice(self) -> None:
+        """Roll from the seed from now on, as a solitaire game does: for bot-only games
+        (``sim``), whose runs must repeat from their seed and which nobody can peek at."""
+        self._secret = None
 
     def simultaneous(self) -> tuple[str, ...]:
         """The sides choosing in secret now (the rules' ``simultaneous`` hook)."""
@@ -481,7 +504,7 @@ class Game:
         if reason is not None:
             raise IllegalAction(reason)
         before = (self.state.turn, self.state.phase)
-        dice = Dice(self.seed, drawn=self.state.drawn, script=self._script)
+        dice = Dice(self.seed, drawn=self.state.drawn, script=self._script, secret=self._secret)
         entry = Entry(action=dict(action), parent=self.head)
         if self.state.window is not None and self.head >= 0:  # a reaction: under its window
             head = self.entries[self.head]
@@ -501,6 +524,7 @@ class Game:
         self._script = dice.script_left
         entry.script = _scripted_faces(dice)
         entry.rolls = list(dice.log)
+        entry.stream = list(dice.streamed) if self._secret is not None else []
         entry.turn, entry.phase = self.state.turn, self.state.phase
         self.entries.append(entry)
         index = len(self.entries) - 1
@@ -788,8 +812,10 @@ class Game:
         return state
 
     def _replay_entry(self, state: GameState, entry: Entry) -> None:
-        dice = Dice(self.seed, drawn=state.drawn, script=entry.script)
+        recorded = entry.stream if self._secret is not None or entry.stream else None
+        dice = Dice(self.seed, drawn=state.drawn, script=entry.script, recorded=recorded)
         self._apply(state, entry.action, dice)
+        dice.record_used_up()
 
     def _replay_checked(self, state: GameState, index: int) -> None:
         """Replay entry ``index`` on ``state`` as ``play`` would: asking the rules first,

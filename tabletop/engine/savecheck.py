@@ -30,7 +30,7 @@ SAVE_KEYS = (
     "hand_dice",
 )
 ENTRY_KEYS = ("action", "parent", "rolls", "lines", "turn", "phase")
-ENTRY_OPTIONAL = ("script", "last_child", "window", "revealed")
+ENTRY_OPTIONAL = ("script", "last_child", "window", "revealed", "stream")
 STATE_KEYS = (
     "turn",
     "phase",
@@ -231,6 +231,8 @@ def check_entry(value: Any, index: int, count: int) -> None:
     text(entry["phase"], f"{where}.phase")
     for i, face in enumerate(items(entry.get("script", []), f"{where}.script")):
         whole(face, f"{where}.script[{i}]", 1)
+    for i, face in enumerate(items(entry.get("stream", []), f"{where}.stream")):
+        whole(face, f"{where}.stream[{i}]", 1)  # secret dice's values (issue 12 item 3)
     if entry.get("window") is not None and not 0 <= whole(entry["window"], f"{where}.window") < index:
         raise SaveProblem(f"{where}.window", "must name an earlier entry: the one that opened the window")
     texts(entry.get("revealed", []), f"{where}.revealed")
