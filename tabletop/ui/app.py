@@ -31,7 +31,7 @@ import pygame
 from tabletop.atomicfile import write_atomic
 from tabletop.engine.actions import Action
 from tabletop.engine.freeplay_rules import FreePlayRules
-from tabletop.engine.game import Game, IllegalAction
+from tabletop.engine.game import Game, IllegalAction, seen_line
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.pieces import MapState, Piece
@@ -82,7 +82,10 @@ CORE_SHORTCUTS = [
     ("F12", "save a screenshot (PNG) in the current folder"),
     ("Esc", "clear the selection / close a menu"),
     ("Ctrl+Q, closing the window", "quit"),
+    ("Space", "hot-seat hand-off screen: show the table to the side named (issue 12)"),
 ]
+HANDOFF_TEXT = 40  # the hand-off screen's line
+HANDOFF_BACK = (16, 18, 22)  # the hand-off screen: nothing of the table shows through
 
 
 @dataclass
@@ -110,11 +113,14 @@ class App:
     save_path: Path | None = None  # where Ctrl+S and the autosave write
     seats: dict[str, Any] = field(default_factory=dict)  # side -> Bot playing it (hot-seat: none)
     warning: str = ""  # a problem the player must see (a failed autosave): a bar over the table
+    at_screen: str | None = None  # the side whose view is drawn (None: the whole table)
+    handoff: str | None = None  # hot-seat: the side the hand-off screen waits for (Space)
 
     def __post_init__(self) -> None:
         if self.game is None:
             self.game = Game(FreePlayRules(), GameState(self.state, turn=1, phase="play"), 0)
-        self.state = self.game.state.map
+        self._seen: tuple[object, ...] = ()
+        self.sync()
         self.view = BoardView(self.state.board)
         self.camera = Camera(*self.size)
         self.fit()
@@ -164,10 +170,57 @@ class App:
         return self.act(action)
 
     def sync(self) -> None:
-        """Point the table at the game's current state (after play, undo, load)."""
-        self.state = self.play.state.map
+        """Point the table at the game's current state (after play, undo, load), as the
+        side at the screen may see it (issue 12 item 2)."""
+        self.follow_screen()
+        self.state = self.seen_state().map
+        self._seen = self._seen_key()
         if self.selected is not None and self.selected not in {p.id for p in self.state.pieces()}:
             self.selected = None
+
+    def _seen_key(self) -> tuple[object, ...]:
+        """Changes whenever the game does (played, undone, loaded) or the side at the screen."""
+        game = self.play
+        return (id(game.state), game.state.map.version, game.head, len(game.entries), self.at_screen)
+
+    def humans(self) -> list[str]:
+        """The sides of a two-sided game played at this window (no bot in their seat)."""
+        game = self.play
+        return [s for s in game.players if s not in self.seats] if game.two_sided else []
+
+    def screen_side(self) -> str | None:
+        """Who sits at the screen now: the one human side; with two, the one to act
+        (the last one while the rules or a bot act); None (the whole table) in a game
+        with one side or no hidden information to keep, and when bots play every seat."""
+        humans = self.humans()
+        if len(humans) <= 1:
+            return humans[0] if humans else None
+        actor = self.play.actor()
+        return actor if actor in humans else (self.at_screen or humans[0])
+
+    def seen_state(self) -> GameState:
+        """The state as the side at the screen may know it: what every part draws."""
+        side = self.at_screen
+        return self.play.state if side is None else self.play.view_state(side)
+
+    def seen_messages(self) -> list[str]:
+        """The message log without the lines private to a side not at the screen."""
+        side = self.at_screen
+        return [x for x in (seen_line(m, side) for m in self.messages) if x is not None]
+
+    def follow_screen(self) -> None:
+        """Hand the screen over when the side at it changes; hot-seat (two human sides),
+        to a side that may not see everything, the hand-off screen covers the table
+        until that player presses Space."""
+        side = self.screen_side()
+        if side == self.at_screen:
+            return
+        self.at_screen = side
+        self.selected = None
+        game = self.play
+        hot_seat = side is not None and len(self.humans()) > 1
+        if hot_seat and side is not None and game.view_state(side).to_json() != game.state.to_json():
+            self.handoff = side
 
     def hex_at_screen(self, sx: float, sy: float) -> Hex | None:
         return self.view.hex_at_world(*self.camera.to_world(sx, sy))
@@ -210,6 +263,9 @@ class App:
         if event.type == pygame.QUIT:
             self.running = False
             return
+        if self.handoff is not None:
+            self._handoff_event(event)
+            return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self.hover = self.hex_at_screen(*event.pos)
@@ -217,6 +273,15 @@ class App:
             if c.handle(event, self):
                 return
         self._camera_controls(event)
+
+    def _handoff_event(self, event: pygame.event.Event) -> None:
+        """The hand-off screen takes every event: Space shows the table, Ctrl+Q quits."""
+        if event.type != pygame.KEYDOWN:
+            return
+        if event.key == pygame.K_SPACE:
+            self.handoff = None
+        elif event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+            self.running = False
 
     def _camera_controls(self, event: pygame.event.Event) -> None:
         cam = self.camera
@@ -285,6 +350,11 @@ class App:
     # --- drawing --------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
+        """The parts' clocks; nothing plays on while the hand-off screen waits."""
+        if self._seen != self._seen_key():
+            self.sync()  # played, undone or loaded elsewhere: draw the side's view of it
+        if self.handoff is not None:
+            return
         for c in self.components:
             c.update(self, dt)
 
@@ -292,12 +362,29 @@ class App:
         """One frame onto ``surface`` (the window, or an offscreen surface)."""
         if surface.get_size() != (self.camera.width, self.camera.height):
             self.camera.resize(*surface.get_size())
+        if self.handoff is not None:
+            self._draw_handoff(surface)
+            return
         surface.fill(theme.BACKGROUND)
         self.view.draw(surface, self.camera)
         self.view.draw_region_names(surface, self.camera)
         for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
             for c in self.components:
                 getattr(c, layer)(surface, self)
+        self._draw_warning(surface)
+
+    def _draw_handoff(self, surface: pygame.Surface) -> None:
+        """The whole window one colour and one line: nothing of the table shows."""
+        surface.fill(HANDOFF_BACK)
+        width, height = surface.get_size()
+        words = theme.fit(
+            f"Pass to {str(self.handoff).upper()} \u2014 press Space when ready",
+            width - 32,
+            HANDOFF_TEXT,
+            True,
+        )
+        img = theme.text(words, HANDOFF_TEXT, theme.PANEL_TEXT, True)
+        surface.blit(img, img.get_rect(center=(width // 2, height // 2)))
         self._draw_warning(surface)
 
     def _draw_warning(self, surface: pygame.Surface) -> None:

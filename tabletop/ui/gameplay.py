@@ -506,7 +506,7 @@ class GamePanel(Component):
         lines.append((f"{head} · {who}{' · PAUSED' if self.paused else ''}", hot, True))
         progress = getattr(game.rules, "status", None)  # the rules' own score line
         if progress is not None:
-            lines.append((progress(state), hot, False))
+            lines.append((progress(app.seen_state()), hot, False))  # what the side at the screen knows
         expanded = bool(app.overlays.get("rules-expanded"))
         rules = self._phase_rules(app)
         for line in rules[: RULE_ROWS_EXPANDED if expanded else RULE_ROWS]:

@@ -69,15 +69,29 @@ _PIPS = {  # die face -> pip positions on a 3 x 3 grid
 }
 
 
+AID_SHORTCUTS = [  # the player-aid dice keys: listed only where the rules use them (E8)
+    ("h / 1, m / 2", "rule the last roll a hit / a miss"),
+    ("3 - 7", "player-aid roll buttons: roll 1D6 for button 3-7"),
+]
 SHORTCUTS = [  # (keys, what they do), for the help overlay
     ("F1 / ? / k", "show or hide this list of shortcuts"),
     ("r / 0", "roll 1D6, logged in the game (the game's seed is in the dice box)"),
-    ("h / 1, m / 2", "rule the last roll a hit / a miss"),
-    ("3 - 7", "DOG SECTOR roll buttons: roll 1D6 for button 3-7"),
+    *AID_SHORTCUTS,
     ("e", "expand / condense the message log and the rules box"),
     (";", "terrain legend on / off"),
     ("click or drag the minimap", "move the view there"),
 ]
+
+
+def player_aid_dice(app: App) -> bool:
+    """Whether the player-aid dice keys (h / m rulings, the 3-7 roll buttons) are in
+    use (issue 12 item 8, E8): the ruleset's ``player_aid_dice``; on a table with no
+    rule system (free play) as always; a rule system played without a ruleset of its
+    own (its free play) does not use them. The generic roll key ``r`` stays everywhere."""
+    given = getattr(app.play.rules, "player_aid_dice", None)
+    if given is not None:
+        return bool(given)
+    return app.rules is None
 
 
 class Panels(Component):
@@ -140,8 +154,11 @@ class Panels(Component):
         if _is_help_key(event):
             self.help_open = True
             return True
+        aid = player_aid_dice(app)
         if key in ROLL_KEYS:
             app.edit(_roll("1D6"))
+        elif not aid and key in BUTTON_KEYS.keys() | HIT_KEYS | MISS_KEYS:
+            return False
         elif key in BUTTON_KEYS:
             app.edit(_roll(f"roll button {BUTTON_KEYS[key]}"))
         elif key in HIT_KEYS:
@@ -323,13 +340,14 @@ class Panels(Component):
     def _draw_log(self, surface: pygame.Surface, app: App, *, right_limit: int) -> int:
         """The last messages, newest at the bottom; returns the top of the box."""
         bottom = surface.get_height() - STATUS_HEIGHT - MARGIN
-        if not app.messages:
+        messages = app.seen_messages()  # another side's private lines are never drawn
+        if not messages:
             return bottom
         line_h = theme.font(TEXT).get_linesize() + 3
         room = (bottom - 2 * MARGIN - 120) // line_h  # leave the turn box its corner
         wanted = LOG_LINES_EXPANDED if self.expanded else LOG_LINES if surface.get_width() >= NARROW else 4
-        count = min(wanted, max(2, room), len(app.messages))
-        shown = app.messages[-count:]
+        count = min(wanted, max(2, room), len(messages))
+        shown = messages[-count:]
         width = max(160, min(620, right_limit - MARGIN))
         lines = [
             (text, theme.PANEL_TEXT if i == len(shown) - 1 else theme.PANEL_DIM, False)
@@ -444,7 +462,8 @@ class Panels(Component):
             text = self._fit(f"{_roll_text(roll)}  {ruling}".rstrip(), RIGHT_WIDTH - 2 * PAD, SMALL)
             surface.blit(self._text(text, SMALL, theme.PANEL_DIM), (x, y))
             y += line_h
-        hint = self._text("r roll   h hit   m miss   3-7 buttons", SMALL, theme.PANEL_DIM)
+        hint_text = "r roll   h hit   m miss   3-7 buttons" if player_aid_dice(app) else "r roll 1D6"
+        hint = self._text(hint_text, SMALL, theme.PANEL_DIM)
         surface.blit(hint, (x, y))
         return rect
 
@@ -490,6 +509,8 @@ class Panels(Component):
 
     def _draw_help(self, surface: pygame.Surface, app: App) -> None:
         items = app.all_shortcuts()
+        if not player_aid_dice(app):
+            items = [row for row in items if row not in AID_SHORTCUTS]
         self.help_rows = items
         key = (surface.get_size(), tuple(items))
         if self._help is None or self._help[0] != key:

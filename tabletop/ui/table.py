@@ -6,8 +6,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tabletop.atomicfile import WriteError
+from tabletop.board import Map
 from tabletop.engine import savefile
+from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.game import Game
+from tabletop.engine.los import LosPolicy
+from tabletop.engine.movement import MovePolicy
 from tabletop.engine.newgame import auto_setup, load_game, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.games import los_policy, move_policy, ruleset
@@ -115,30 +119,24 @@ def open_table(
             source = str(Path(source).resolve())  # a save must find it from any folder
         key = rules or opened.rules
         game = new_game(
-            opened, ruleset(None if key == "free" else key), seed=seed, options=options, on_phase_end=save_phase
+            opened,
+            ruleset(None if key == "free" else key),
+            seed=seed,
+            options=options,
+            on_phase_end=save_phase,
         )
         if setup == "auto":
             auto_setup(game)
-    if isinstance(opened, Scenario):
-        title = f"{opened.name} ({opened.board.name})"
-        conditions = opened.conditions
-        rules = rules or opened.rules
-    else:
-        title = f"{opened.name} (free play)" if not opened.rules else opened.name
-        conditions = frozenset()
-        rules = rules or opened.rules
     save_phase.source = source
+    rules = rules or opened.rules
+    key = None if rules == "free" else rules
     state = game.state.map
-    app = App(
-        state=state,
-        title=title,
-        los_policy=los_policy(state, rules),
-        move_policy=move_policy(state, rules),
-        conditions=conditions,
-        rules=None if rules == "free" else rules,
+    app = open_game(
+        game,
+        opened,
         size=size,
-        components=default_components(),
-        game=game,
+        rules=key,
+        policies=(los_policy(state, rules), move_policy(state, rules)),
         source=source,
         save_path=autosave or load,
     )
@@ -146,3 +144,40 @@ def open_table(
     game.on_phase_end = save_phase
     save_phase.started = autosave is not None
     return app
+
+
+def open_game(
+    game: Game,
+    opened: Map | Scenario,
+    *,
+    size: tuple[int, int] = (1280, 800),
+    rules: str | None = None,
+    policies: tuple[LosPolicy, MovePolicy] | None = None,
+    source: str = "",
+    save_path: Path | None = None,
+) -> App:
+    """An App for a game already made on ``opened`` (the table ``open_table`` builds,
+    and the way a test opens a rule system that is not installed): ``rules`` the rule
+    system's key (None: free play), ``policies`` its LOS and move policies (free play's
+    when not given)."""
+    if isinstance(opened, Scenario):
+        title = f"{opened.name} ({opened.board.name})"
+        conditions = opened.conditions
+    else:
+        title = f"{opened.name} (free play)" if not opened.rules else opened.name
+        conditions = frozenset()
+    state = game.state.map
+    los, move = policies if policies is not None else (FreePlayPolicy.for_map(state), FreePlayMovePolicy())
+    return App(
+        state=state,
+        title=title,
+        los_policy=los,
+        move_policy=move,
+        conditions=conditions,
+        rules=rules,
+        size=size,
+        components=default_components(),
+        game=game,
+        source=source,
+        save_path=save_path,
+    )

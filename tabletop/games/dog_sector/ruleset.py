@@ -101,6 +101,7 @@ class DogSectorRules:
     sides = ("american", "german")
     sequence = SEQUENCE
     undo_across_turns = False
+    player_aid_dice = True  # the window's dice box keys: rulings and roll buttons 3-7 (E8)
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options = dict(options or {})
