@@ -437,8 +437,9 @@ class Panels(Component):
         self._background(surface, rect, "dice")
         x, y = rect.x + PAD, rect.y + PAD
         surface.blit(self._text("Dice", SMALL, theme.PANEL_DIM, True), (x, y))
-        seed = self._text(f"seed {app.play.seed}", SMALL, theme.PANEL_DIM)
-        surface.blit(seed, (rect.right - PAD - seed.get_width(), y))
+        if not app.play.secret_dice:  # a two-sided game's seed is only its id: no need to show it
+            seed = self._text(f"seed {app.play.seed}", SMALL, theme.PANEL_DIM)
+            surface.blit(seed, (rect.right - PAD - seed.get_width(), y))
         y += line_h + 6
         die = pygame.Rect(x, y, face, face)
         pygame.draw.rect(surface, theme.PANEL_TEXT, die, border_radius=7)
