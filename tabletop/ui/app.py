@@ -293,7 +293,7 @@ class App:
         if surface.get_size() != (self.camera.width, self.camera.height):
             self.camera.resize(*surface.get_size())
         surface.fill(theme.BACKGROUND)
-        self.view.draw(surface, self.camera)
+        self.view.draw(surface, self.camera, self.state)
         self.view.draw_region_names(surface, self.camera)
         for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
             for c in self.components:
