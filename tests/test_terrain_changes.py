@@ -16,30 +16,34 @@ import pygame
 import pytest
 from helpers import small_map
 
+from tabletop.board import load_map
 from tabletop.engine import savefile
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.freeplay_rules import FreePlayRules
 from tabletop.engine.game import Game, IllegalAction
 from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.movement import reach
+from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.scenario import Scenario
 from tabletop.engine.state import GameState
 from tabletop.engine.viewshed import viewshed
+from tabletop.games.dogs_of_war.movement import DogsOfWarMovePolicy
 from tabletop.ui import theme
 from tabletop.ui.app import App
 
 BOARD = small_map(
     """
 name: Changing ground
-grid: {orientation: flat, offset: odd-q, columns: 5, rows: 3}
+grid: {orientation: flat, offset: odd-q, columns: 7, rows: 3}
 terrain:
   clear: {symbol: ".", colour: "#cccc99", properties: {los: clear, move_cost: 1}}
   woods: {symbol: "w", colour: "#226622", properties: {los: block, move_cost: 3}}
   rubble: {symbol: "r", colour: "#8a7f70", properties: {los: hinder, move_cost: 2}}
 rows: |
-  . . . . .
-  . . w . .
-  . . . . .
+  . . . . . . .
+  . . w . . . .
+  . . . . . . .
 """
 )
 WOODS = "0302"  # the woods between 0102 and 0502, on the straight line along row 2
@@ -47,7 +51,7 @@ LOOK = LosQuery(BOARD.hex_of("0102"), BOARD.hex_of("0502"))
 TO_OPEN = {"do": "terrain", "hex": WOODS, "to": "clear"}
 
 
-def new_game() -> Game:
+def free_game() -> Game:
     pieces = [Piece("a1", "infantry", BOARD.hex_of("0202"), "blue")]
     return Game(FreePlayRules(), GameState(MapState.of(BOARD, pieces), turn=1, phase="play"), 3)  # type: ignore[arg-type]
 
@@ -64,7 +68,7 @@ def cost_into_woods(game: Game) -> int:
 
 def test_woods_that_block_sight_turned_to_open_ground_let_it_through() -> None:
     """E6: LOS reads the live terrain; the policy's cached table follows the change."""
-    game = new_game()
+    game = free_game()
     policy = FreePlayPolicy.for_map(game.state.map)
     assert sight(game, policy) == "blocked"
     seen_before = viewshed(game.state.map, policy, BOARD.hex_of("0102"))
@@ -79,14 +83,14 @@ def test_woods_that_block_sight_turned_to_open_ground_let_it_through() -> None:
 
 def test_movement_cost_follows_the_changed_ground() -> None:
     """E6: a collapsed building then costs rubble movement (Dogs of War l.690-700)."""
-    game = new_game()
+    game = free_game()
     assert cost_into_woods(game) == 3
     game.play({"do": "terrain", "hex": WOODS, "to": "rubble"})
     assert cost_into_woods(game) == 2
 
 
 def test_undo_restores_the_ground_and_redo_changes_it_again() -> None:
-    game = new_game()
+    game = free_game()
     policy = FreePlayPolicy.for_map(game.state.map)
     before = game.state.to_json()
     entry = game.play(TO_OPEN)
@@ -100,7 +104,7 @@ def test_undo_restores_the_ground_and_redo_changes_it_again() -> None:
 
 
 def test_replay_and_save_round_trip(tmp_path: Path) -> None:
-    game = new_game()
+    game = free_game()
     game.play({"do": "terrain", "hex": WOODS, "to": "rubble"})
     game.play({"do": "terrain", "hex": "0101", "to": "woods"})
     data = game.state.to_json()
@@ -115,7 +119,7 @@ def test_replay_and_save_round_trip(tmp_path: Path) -> None:
 
 
 def test_setting_a_hex_back_to_the_maps_own_terrain_drops_the_override() -> None:
-    game = new_game()
+    game = free_game()
     game.play(TO_OPEN)
     game.play({"do": "terrain", "hex": WOODS, "to": "woods"})
     assert game.state.map.terrain_overrides() == {}
@@ -137,7 +141,7 @@ def test_setting_a_hex_back_to_the_maps_own_terrain_drops_the_override() -> None
 def test_a_bad_change_is_refused_with_the_reason_and_changes_nothing(
     action: dict[str, object], reason: str
 ) -> None:
-    game = new_game()
+    game = free_game()
     before = game.state.to_json()
     problem = game.refusal(action)
     assert problem is not None and reason in problem
@@ -157,7 +161,7 @@ def test_a_changed_hex_is_refused_as_a_direct_change_off_the_map_or_of_unknown_t
 def test_the_window_draws_the_new_terrain_and_the_old_again_after_undo() -> None:
     """E6: the window's tile cache redraws a hex whose ground changed."""
     pygame.font.init()
-    game = new_game()
+    game = free_game()
     state = game.state.map
     app = App(
         state=state,
@@ -180,3 +184,36 @@ def test_the_window_draws_the_new_terrain_and_the_old_again_after_undo() -> None
     game.undo()
     app.sync()
     assert colour_at_woods() == theme.hex_colour("#226622")
+
+
+def test_a_dogs_of_war_building_that_collapses_to_rubble_is_moved_through_at_rubble_rates() -> None:
+    """Dogs of War STRUCTURAL DAMAGE (E6): a collapsed building becomes rubble; the move
+    policy reads the live ground, so the hex is no longer enclosed and costs rubble rates."""
+    board = load_map("dogs-of-war")
+    house = next(h for h in board.grid.hexes() if board.terrain[h] == "wood-house")
+    state = MapState.of(board)
+    policy = DogsOfWarMovePolicy()
+    assert policy.is_enclosed(state, house) and not policy.is_rubble(state, house)
+    model = policy.model(state, Piece("m1", "rifleman", house))
+    state.set_terrain(house, "rubble")
+    assert policy.is_rubble(state, house) and not policy.is_enclosed(state, house)
+    rubble = policy.model(state, Piece("m1", "rifleman", house))
+    assert rubble.enter[house] > model.enter[house]
+
+
+def test_in_a_rule_systems_game_the_change_is_an_edit_logged_and_undone_as_such() -> None:
+    """Issue 12 item 7: outside free play the change is a player's edit (``"edit": true``),
+    refused with the reason like any edit, logged, and undone."""
+    twosided = pytest.importorskip("twosided.rules")
+    scenario = Scenario("SKIRMISH", BOARD, "twosided", (), frozenset(), Path("skirmish.yaml"))
+    game = new_game(scenario, twosided.ruleset(), seed=1)
+    auto_setup(game)
+    before = game.state.to_json()
+    with pytest.raises(IllegalAction, match="unknown terrain 'lava'"):
+        game.play({"do": "terrain", "hex": WOODS, "to": "lava", "edit": True})
+    entry = game.play({"do": "terrain", "hex": WOODS, "to": "rubble", "edit": True})
+    assert entry.lines == ["edit (outside the rules): 0302: woods becomes rubble"]
+    assert game.state.map.terrain_at(BOARD.hex_of(WOODS)) == "rubble"
+    assert game.replay().to_json() == game.state.to_json()
+    game.undo()
+    assert game.state.to_json() == before
