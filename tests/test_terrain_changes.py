@@ -31,6 +31,7 @@ from tabletop.engine.viewshed import viewshed
 from tabletop.games.dogs_of_war.movement import DogsOfWarMovePolicy
 from tabletop.ui import theme
 from tabletop.ui.app import App
+from tabletop.ui.panels import Panels
 
 BOARD = small_map(
     """
@@ -217,3 +218,26 @@ def test_in_a_rule_systems_game_the_change_is_an_edit_logged_and_undone_as_such(
     assert game.replay().to_json() == game.state.to_json()
     game.undo()
     assert game.state.to_json() == before
+
+
+def test_the_minimap_is_drawn_again_when_the_ground_changes() -> None:
+    """E6: the window's cached minimap follows a changed hex too."""
+    pygame.font.init()
+    game = free_game()
+    app = App(
+        state=game.state.map,
+        title="t",
+        los_policy=FreePlayPolicy.for_map(game.state.map),
+        move_policy=FreePlayMovePolicy(),
+        size=(800, 600),
+        game=game,
+        components=[Panels()],
+    )
+    panels = app.components[0]
+    assert isinstance(panels, Panels)
+    app.draw(pygame.Surface((800, 600)))
+    first, _ = panels.minimap_surface(app)
+    app.edit({"do": "terrain", "hex": WOODS, "to": "rubble"})
+    app.draw(pygame.Surface((800, 600)))
+    again, _ = panels.minimap_surface(app)
+    assert again is not first

@@ -46,6 +46,7 @@ class BoardView:
         self.contours = list(self._contours()) if self.has_elevation else []
         self._tiles: dict[tuple[int, int], pygame.Surface] = {}
         self._ground: dict[Hex, str] = {}  # the terrain changes in play the tiles were drawn with
+        self.ground_changes = 0  # counts redraws for changed ground, so a cached minimap knows to refresh
         self._tile_scale = 0.0
         self.show_labels = True
         self.show_regions = True
@@ -137,6 +138,7 @@ class BoardView:
             self.fill[self.index[h]] = theme.hex_colour(board.terrain_types[state.terrain_at(h)].colour)
         self._ground = ground
         self._tiles.clear()
+        self.ground_changes += 1
 
     def invalidate(self) -> None:
         """Forget the tiles (after a change of what is drawn on them)."""
