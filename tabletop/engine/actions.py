@@ -3,7 +3,8 @@
 An action is a plain JSON mapping with a ``do`` word (``{"do": "move", "piece": "A1",
 "to": "0503"}``), so it can be logged, saved and replayed. The generic actions move,
 place and remove pieces, put them in boxes and take them out, change status, facing and
-steps, keep numbers on tracks, roll dice and draw cards. Free play is made of them; in a
+steps, keep numbers on tracks, roll dice, draw cards and change a hex's ground (a
+building collapses to rubble). Free play is made of them; in a
 rule system's game they are the player's *edits* (``"edit": true``): changes outside the
 rules, made on purpose and logged as such. Each is checked before it changes anything,
 so a bad action is refused with the reason.
@@ -23,7 +24,22 @@ Action = dict[str, Any]
 END_PHASE: Action = {"do": "end-phase"}
 
 GENERIC = frozenset(
-    {"move", "place", "remove", "unbox", "status", "steps", "track", "roll", "draw", "face", "note", "load", "unload"}
+    {
+        "move",
+        "place",
+        "remove",
+        "unbox",
+        "status",
+        "steps",
+        "track",
+        "roll",
+        "draw",
+        "face",
+        "note",
+        "load",
+        "unload",
+        "terrain",
+    }
 )
 CARRIED = "carried"  # the box of units aboard another (the carrier lists them in ``carrying``)
 # harmless in any phase of any game: a player's own rolls and notes, logged
@@ -77,6 +93,17 @@ def generic_refusal(state: GameState, action: Action) -> str | None:
             return f"{pid} does not carry {unit!r}"
         elif (problem := _label_error(state, action.get("to", state.board.label(carrier.hex)))) is not None:
             return problem
+    if do == "terrain":
+        if "hex" not in action or not isinstance(action.get("to"), str):
+            return "`terrain` needs `hex` (a hex label) and `to` (a terrain key)"
+        problem = _label_error(state, action["hex"])
+        if problem:
+            return problem
+        if not state.board.grid.contains(state.board.hex_of(str(action["hex"]))):
+            return f"{action['hex']} is not on the map"
+        if action["to"] not in state.board.terrain_types:
+            known = ", ".join(sorted(state.board.terrain_types))
+            return f"unknown terrain {action['to']!r}; this map knows: {known}"
     if do == "steps" and (type(action.get("steps")) is not int or action["steps"] < 1):
         return "`steps` must be a whole number of at least 1"
     if do == "face" and (type(action.get("facing")) is not int or not 0 <= action["facing"] <= 5):
@@ -149,6 +176,10 @@ def generic_apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         state.from_box(CARRIED, action["unit"], to)
         state.map.update(replace(carrier, carrying=tuple(u for u in carrier.carrying if u != action["unit"])))
         return [f"{action['unit']} leaves {carrier.id} in {board.label(to)}"]
+    if do == "terrain":
+        h = board.hex_of(str(action["hex"]))
+        before = state.map.set_terrain(h, action["to"])
+        return [f"{board.label(h)}: {before} becomes {action['to']}"]
     if do == "draw":
         card = state.decks[action["deck"]].draw(dice)
         state.hands.setdefault(action.get("hand", "table"), []).append(card)

@@ -65,7 +65,7 @@ class FreePlayPolicy(BasePolicy):
 
     def _obstacle(self, state: MapState, h: Hex) -> Obstacle | None:
         board = state.board
-        kind = board.terrain[h]
+        kind = state.terrain_at(h)
         worst: Obstacle | None = None
         effect = board.terrain_types[kind].properties.get("los", "clear")
         if effect in ("hinder", "block"):
@@ -99,7 +99,8 @@ class FreePlayMovePolicy:
         board = state.board
         enter: dict[Hex, int] = {}
         why_not: dict[Hex, str] = {}
-        for h, kind in board.terrain.items():
+        for h in board.terrain:
+            kind = state.terrain_at(h)
             cost = board.terrain_types[kind].properties.get("move_cost", 1)
             if type(cost) is int and cost >= 0:
                 enter[h] = cost

@@ -53,6 +53,7 @@ class MapState:
     _pieces: dict[str, Piece] = field(default_factory=dict)
     _by_hex: dict[Hex, list[str]] = field(default_factory=dict)
     version: int = 0  # a new unique number on every change, so derived caches know when to refresh
+    _terrain: dict[Hex, str] = field(default_factory=dict)  # hexes whose ground changed in play (E6)
 
     @classmethod
     def of(cls, board: Map, pieces: Iterable[Piece] = ()) -> MapState:
@@ -60,6 +61,39 @@ class MapState:
         for p in pieces:
             state.place(p)
         return state
+
+    def terrain_at(self, h: Hex) -> str:
+        """The terrain key of ``h`` now: a change made in play (rubble), else the map's own.
+
+        Every reader with the live state at hand asks here, not ``board.terrain``, so a
+        collapsed building is seen by sight, movement and the window alike.
+        """
+        return self._terrain.get(h) or self.board.terrain[h]
+
+    def terrain_overrides(self) -> dict[Hex, str]:
+        """The hexes whose terrain changed in play, hex -> terrain key (a copy)."""
+        return dict(self._terrain)
+
+    def set_terrain(self, h: Hex, key: str) -> str:
+        """Change the ground of ``h`` to terrain ``key``; returns the key it had.
+
+        Setting a hex back to the map's own terrain drops the override, so an undone or
+        reverted change leaves no trace in a save. ValueError for an off-map hex or a
+        terrain type the map does not define.
+        """
+        if not self.board.grid.contains(h):
+            raise ValueError(f"{h} is not on the map")
+        if key not in self.board.terrain_types:
+            raise ValueError(
+                f"unknown terrain {key!r}; this map knows: {', '.join(sorted(self.board.terrain_types))}"
+            )
+        before = self.terrain_at(h)
+        if key == self.board.terrain[h]:
+            self._terrain.pop(h, None)
+        else:
+            self._terrain[h] = key
+        self.version = next(_CHANGES)
+        return before
 
     def place(self, piece: Piece) -> None:
         """Put a new piece on the map; ValueError for a duplicate id or an off-map hex."""

@@ -44,7 +44,7 @@ STATE_KEYS = (
     "drawn",
     "result",
 )
-STATE_OPTIONAL = ("secret", "window")  # two-sided games only (issue 12)
+STATE_OPTIONAL = ("secret", "window", "terrain")  # two-sided games, ground changed in play (issue 12)
 PIECE_KEYS = ("id", "type", "hex")
 PIECE_OPTIONAL = ("side", "kind", "level", "facing", "status", "steps", "carrying")
 #: characters of the ``source`` a save names (a path; longer ones are not real paths)
@@ -177,6 +177,8 @@ def check_state(value: Any, where: str) -> None:
         window = record(state["window"], f"{where}.window", ("side", "after"))
         text(window["side"], f"{where}.window.side")
         table(window["after"], f"{where}.window.after")
+    for label, key in table(state.get("terrain", {}), f"{where}.terrain").items():
+        text(key, f"{where}.terrain.{label}")
     whole(state["turn"], f"{where}.turn", 0)
     text(state["phase"], f"{where}.phase")
     for i, piece in enumerate(items(state["pieces"], f"{where}.pieces")):

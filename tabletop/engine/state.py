@@ -64,7 +64,8 @@ def piece_from_json(data: JsonDict) -> Piece:
 class GameState:
     """Everything that changes during a game.
 
-    - ``map``: the pieces on the map (units and hex markers), what LOS and movement read;
+    - ``map``: the pieces on the map (units and hex markers) and the hexes whose ground
+      changed in play (``terrain_at``), what LOS and movement read;
     - ``boxes``: pieces off the map by box name ("dead", "landing", "turn-3"...); a
       piece in a box keeps the hex it last stood on, which means nothing there;
     - ``tracks``: named whole numbers (victory points, misses this phase);
@@ -80,8 +81,8 @@ class GameState:
     - ``window``: an open reaction window, ``{"side": who may react, "after": the
       action that opened it}``, or None.
 
-    ``secret`` and ``window`` go to JSON only when set, so a game that never uses them
-    (every solitaire game) saves exactly as before.
+    ``secret``, ``window`` and ``terrain`` (label -> terrain key) go to JSON only when
+    set, so a game that never uses them (every solitaire game) saves exactly as before.
     """
 
     map: MapState
@@ -153,6 +154,9 @@ class GameState:
         out = self._to_json()
         if self.secret:
             out["secret"] = {k: (dict(v) if v is not None else None) for k, v in self.secret.items()}
+        # ground changed in play: only when set, so saves without it stay byte-identical
+        if overrides := self.map.terrain_overrides():
+            out["terrain"] = dict(sorted((self.board.label(h), key) for h, key in overrides.items()))
         if self.window is not None:
             out["window"] = {"side": self.window["side"], "after": dict(self.window["after"])}
         return out
@@ -175,7 +179,7 @@ class GameState:
     @classmethod
     def from_json(cls, board: Map, data: JsonDict) -> GameState:
         """Rebuild a state on ``board``; KeyError/ValueError for malformed data."""
-        return cls(
+        state = cls(
             map=MapState.of(board, (piece_from_json(p) for p in data["pieces"])),
             turn=data["turn"],
             phase=data["phase"],
@@ -194,6 +198,9 @@ class GameState:
                 else None
             ),
         )
+        for label, key in data.get("terrain", {}).items():
+            state.map.set_terrain(board.hex_of(str(label)), str(key))
+        return state
 
     def copy(self) -> GameState:
         """An independent copy (by way of JSON, so nothing is shared)."""

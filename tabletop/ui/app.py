@@ -366,7 +366,7 @@ class App:
             self._draw_handoff(surface)
             return
         surface.fill(theme.BACKGROUND)
-        self.view.draw(surface, self.camera)
+        self.view.draw(surface, self.camera, self.state)
         self.view.draw_region_names(surface, self.camera)
         for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
             for c in self.components:

@@ -15,6 +15,7 @@ import numpy as np
 import pygame
 
 from tabletop.board import Map
+from tabletop.engine.pieces import MapState
 from tabletop.hexgrid import Hex, neighbors
 
 from . import theme
@@ -44,6 +45,8 @@ class BoardView:
         self.has_elevation = min(levels) != max(levels)
         self.contours = list(self._contours()) if self.has_elevation else []
         self._tiles: dict[tuple[int, int], pygame.Surface] = {}
+        self._ground: dict[Hex, str] = {}  # the terrain changes in play the tiles were drawn with
+        self.ground_changes = 0  # counts redraws for changed ground, so a cached minimap knows to refresh
         self._tile_scale = 0.0
         self.show_labels = True
         self.show_regions = True
@@ -107,8 +110,10 @@ class BoardView:
 
     # --- drawing --------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface, camera: Camera) -> None:
-        """Blit the tiles covering the view."""
+    def draw(self, surface: pygame.Surface, camera: Camera, state: MapState | None = None) -> None:
+        """Blit the tiles covering the view, with the ground of ``state`` if given."""
+        if state is not None:
+            self.sync(state)
         scale = camera.scale
         if abs(scale - self._tile_scale) > 1e-9:
             self._tiles.clear()
@@ -122,6 +127,18 @@ class BoardView:
                     tile = self._tiles[(tx, ty)] = self._render_tile(tx, ty, scale)
                 sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
                 surface.blit(tile, (round(sx), round(sy)))
+
+    def sync(self, state: MapState) -> None:
+        """Redraw the hexes whose ground changed in play (E6) since the last frame."""
+        ground = state.terrain_overrides()
+        if ground == self._ground:
+            return
+        board = self.board
+        for h in ground.keys() | self._ground.keys():
+            self.fill[self.index[h]] = theme.hex_colour(board.terrain_types[state.terrain_at(h)].colour)
+        self._ground = ground
+        self._tiles.clear()
+        self.ground_changes += 1
 
     def invalidate(self) -> None:
         """Forget the tiles (after a change of what is drawn on them)."""

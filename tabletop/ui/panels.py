@@ -108,7 +108,7 @@ class Panels(Component):
         self.help_rows: list[tuple[str, str]] = []  # the shortcuts the help overlay last listed
         self.boxes: dict[str, pygame.Rect] = {}  # box name -> where it was last drawn
         self._backgrounds: dict[tuple[int, int], pygame.Surface] = {}
-        self._minimap: tuple[int, pygame.Surface, float] | None = None
+        self._minimap: tuple[tuple[int, int], pygame.Surface, float] | None = None
         self._help: tuple[tuple[object, ...], pygame.Surface, pygame.Surface] | None = None
         self._hover_text: tuple[object, str] | None = None
         self._legend: tuple[object, list[tuple[str, tuple[int, int, int], str]]] | None = None
@@ -197,9 +197,10 @@ class Panels(Component):
         w, h = app.camera.width, app.camera.height
         size = MINIMAP_SIZE if w >= NARROW else MINIMAP_SIZE_NARROW
         size = max(40, min(size, (h - STATUS_HEIGHT) // 3))
-        if self._minimap is None or self._minimap[0] != size:
+        key = (size, app.view.ground_changes)  # the ground may change in play (E6)
+        if self._minimap is None or self._minimap[0] != key:
             surf, scale = app.view.minimap(size)
-            self._minimap = (size, surf, scale)
+            self._minimap = (key, surf, scale)
         return self._minimap[1], self._minimap[2]
 
     def minimap_rect(self, app: App) -> pygame.Rect:

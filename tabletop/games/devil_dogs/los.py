@@ -75,7 +75,7 @@ class DevilDogsPolicy(BasePolicy):
     def hex_obstacle(self, state: MapState, h: Hex, ctx: LineContext) -> Obstacle | None:
         board = state.board
         label = board.label(h)
-        kind = board.terrain[h]
+        kind = state.terrain_at(h)
         causes = []
         if kind in self.table.blocking_terrain:
             causes.append(f"{kind} {label}")

@@ -111,7 +111,7 @@ class DogfacesPolicy(BasePolicy):
         # means a hex between the ends). Hills, towns and soldiers never touch the line:
         # weapons are omnidirectional (Dogfaces VI) and the text gives no other rule
         # for seeing (the project's choice where the text is silent).
-        kind = state.board.terrain[h]
+        kind = state.terrain_at(h)
         limit = self.table.range_limit.get(kind)
         if limit is None or ctx.range <= limit:
             return None
@@ -122,7 +122,7 @@ class DogfacesPolicy(BasePolicy):
     def end_modifiers(self, state: MapState, ctx: LineContext) -> list[Finding]:
         # Dogfaces V: the combat effects of forest, hill and town apply only when
         # shooting into such a hex, not out of one: only the target's hex counts.
-        kind = state.board.terrain[ctx.target]
+        kind = state.terrain_at(ctx.target)
         effect = self.table.into_hex.get(kind)
         if effect is None or ctx.range == 0:
             return []

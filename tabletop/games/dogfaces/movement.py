@@ -219,7 +219,6 @@ def _friends(unit: Piece, other: Piece) -> bool:
 
 
 def _occupancy(state: MapState, unit: Piece, table: MoveTable) -> _Occupancy:
-    board = state.board
     moving = unit_type(unit)
     soldier = moving not in table.vehicles
     by_hex: dict[Hex, list[Piece]] = {}
@@ -232,7 +231,7 @@ def _occupancy(state: MapState, unit: Piece, table: MoveTable) -> _Occupancy:
         ids = ", ".join(p.id for p in there)
         if not all(_friends(unit, p) for p in there):
             blocked[h] = f"occupied by {ids}: only friendly units may be passed through ({RULE})"
-        elif board.terrain[h] == table.bridge_terrain:
+        elif state.terrain_at(h) == table.bridge_terrain:
             blocked[h] = f"{ids} on the bridge: other units cannot pass through ({RULE_TERRAIN})"
         elif not _may_end_with(moving, soldier, there, table):
             no_end[h] = f"stacking: {ids} already here ({RULE_STACKING})"
@@ -283,7 +282,8 @@ class DogfacesMovePolicy(BaseMovePolicy):
         who = "vehicles" if vehicle else "soldiers"
         enter: dict[Hex, int] = {}
         why_not: dict[Hex, str] = {}
-        for h, kind in board.terrain.items():
+        for h in board.terrain:
+            kind = state.terrain_at(h)
             cost = t.enter_cost(kind, vehicle)
             if cost is None:
                 why_not[h] = f"{who} cannot enter {kind} ({RULE_TERRAIN})"
@@ -298,7 +298,7 @@ class DogfacesMovePolicy(BaseMovePolicy):
             if not enemy.status.isdisjoint(t.gone):
                 continue
             for n in neighbors(enemy.hex):
-                if board.grid.contains(n) and board.terrain[n] not in t.zoc_negated_in:
+                if board.grid.contains(n) and state.terrain_at(n) not in t.zoc_negated_in:
                     stop.setdefault(n, f"next to enemy {enemy.id} ({RULE_ZOC})")
         step = self._road_steps(state, occupied.blocked)
         for (_, n), along in list(step.items()):

@@ -295,7 +295,7 @@ class DogsOfWarPolicy(BasePolicy):
         """The level of the ground in ``h``: under a building, its elevation (the roof)
         minus its levels."""
         board = state.board
-        props = board.terrain_types[board.terrain[h]].properties
+        props = board.terrain_types[state.terrain_at(h)].properties
         spec = self.table.terrain.get(str(props.get("kind", "")))
         if spec is not None and spec.solid:
             return board.elevation[h] - int(props.get("levels", 0))
@@ -339,7 +339,7 @@ class DogsOfWarPolicy(BasePolicy):
         if known is not None:
             return known
         board = state.board
-        terrain = board.terrain_types[board.terrain[h]]
+        terrain = board.terrain_types[state.terrain_at(h)]
         spec = self.table.terrain.get(str(terrain.properties.get("kind", "")))
         blocks: list[Obstacle] = []
         cover: list[Obstacle] = []
@@ -384,7 +384,9 @@ class DogsOfWarPolicy(BasePolicy):
     def _screens(self, state: MapState, h: Hex, line: _Line) -> bool:
         """Whether the line passes through trees (a see-through kind) in ``h``."""
         board = state.board
-        spec = self.table.terrain.get(str(board.terrain_types[board.terrain[h]].properties.get("kind", "")))
+        spec = self.table.terrain.get(
+            str(board.terrain_types[state.terrain_at(h)].properties.get("kind", ""))
+        )
         if spec is None or spec.solid or spec.see_through is None:
             return False
         return line.below(h, board.elevation[h] + spec.height)
@@ -466,7 +468,7 @@ class DogsOfWarPolicy(BasePolicy):
             if not self._screens(state, h, line):
                 continue
             depth += 1
-            terrain = state.board.terrain_types[state.board.terrain[h]]
+            terrain = state.board.terrain_types[state.terrain_at(h)]
             limit = self.table.terrain[str(terrain.properties["kind"])].see_through
             if limit is not None and depth > limit:
                 cause = f"more than {limit} inches of {terrain.name}"
@@ -544,7 +546,7 @@ class DogsOfWarPolicy(BasePolicy):
         """Cover from the terrain in the target's own hex: inside a building (below its
         roof), or low enough in trees, rubble or wreckage."""
         board, h = state.board, line.ctx.target
-        terrain = board.terrain_types[board.terrain[h]]
+        terrain = board.terrain_types[state.terrain_at(h)]
         kind = terrain.properties.get("cover")
         spec = self.table.terrain.get(str(terrain.properties.get("kind", "")))
         if spec is None or kind not in COVER_KINDS:

@@ -250,12 +250,12 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
 
     def is_rubble(self, state: MapState, h: Hex) -> bool:
         """Whether ``h`` is moved through at the rubble rates."""
-        props = state.board.terrain_types[state.board.terrain[h]].properties
+        props = state.board.terrain_types[state.terrain_at(h)].properties
         return props.get("movement") == "rubble" or props.get("kind") in self.table.rubble_kinds
 
     def is_enclosed(self, state: MapState, h: Hex) -> bool:
         """Whether ``h`` is inside a building or bunker (entered only through doorways)."""
-        props = state.board.terrain_types[state.board.terrain[h]].properties
+        props = state.board.terrain_types[state.terrain_at(h)].properties
         return props.get("kind") in self.table.enclosed_kinds
 
     def _hexside_steps(
@@ -271,13 +271,14 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
                 for a, b in ((side.a, side.b), (side.b, side.a)):
                     if b in enter:
                         steps[(a, b)] = None if too_high else enter[b] + climb
-        for h, kind in board.terrain.items():
+        for h in board.terrain:
             if not self.is_enclosed(state, h):
                 continue
+            kind = state.terrain_at(h)
             for n in neighbors(h):
                 if (
                     n in board.terrain
-                    and board.terrain[n] != kind
+                    and state.terrain_at(n) != kind
                     and t.doorway not in board.hexside_features(h, n)
                 ):
                     steps[(h, n)] = None

@@ -499,7 +499,7 @@ class OmahaMovePolicy(BaseMovePolicy):
         road, crossing no hexside), or None with the reason it is prohibited. A unit with
         a climb-cliff marker is handled by ``model``, not here."""
         rules, board = self.rules, state.board
-        kind = board.terrain[b]
+        kind = state.terrain_at(b)
         if kind not in rules.terrain:
             raise ValueError(f"{GAME}: {rules.path} has no row for terrain {kind!r} of map {board.name!r}")
         if any(p.side == self.config.german_side for p in state.units_at(b)):
@@ -647,7 +647,8 @@ class OmahaMovePolicy(BaseMovePolicy):
             return {}
         stop: dict[Hex, str] = {}
         if rule.terrain:
-            for h, kind in board.terrain.items():
+            for h in board.terrain:
+                kind = state.terrain_at(h)
                 if kind in rule.terrain and not road_kinds(board, h, rules.roads):
                     stop[h] = f"{kind} off road: must stop ({RULE_MOVE} EXT)"
         if rule.fields:
@@ -668,7 +669,7 @@ class OmahaMovePolicy(BaseMovePolicy):
         for n in neighbors(start):
             if not board.grid.contains(n) or not board.hexside_features(start, n) & cliffs:
                 continue
-            kind = board.terrain[n]
+            kind = state.terrain_at(n)
             if kind not in rules.terrain or rules.terrain[kind][u.cls] == "prohibited":
                 continue
             if any(p.side == self.config.german_side for p in state.units_at(n)):
