@@ -265,29 +265,20 @@ def simulate(
             opened, scenario_source, module, asked, games, seed, given, by, settings, results, seconds
         )
     rank_names = list(module.ranks())
-    out_groups: list[dict[str, Any]] = []
-    failed: list[dict[str, Any]] = []
-    for g, extra in enumerate(settings):
-        mine = results[g * games : (g + 1) * games]
-        done = [r for r in mine if "error" not in r]
+
+    def ranked(done: list[dict[str, Any]]) -> dict[str, Any]:
         counts = {name: sum(1 for r in done if r["rank"] == name) for name in rank_names}
         scores: dict[str, int] = {}
         for r in sorted(done, key=lambda r: r["score"]):
             scores[str(r["score"])] = scores.get(str(r["score"]), 0) + 1
-        out_groups.append(
-            {
-                "by": extra,
-                "options": chosen(opened.options, {**given, **extra}),
-                "games": games,
-                "played": len(done),
-                "failed": len(mine) - len(done),
-                "ranks": counts,
-                "percent": {k: round(100 * v / len(done), 1) if done else 0.0 for k, v in counts.items()},
-                "scores": scores,
-                "mean_score": round(sum(r["score"] for r in done) / len(done), 3) if done else None,
-            }
-        )
-        failed.extend({"by": extra, **r} for r in mine if "error" in r)
+        return {
+            "ranks": counts,
+            "percent": {k: round(100 * v / len(done), 1) if done else 0.0 for k, v in counts.items()},
+            "scores": scores,
+            "mean_score": round(sum(r["score"] for r in done) / len(done), 3) if done else None,
+        }
+
+    out_groups, failed = _per_group(opened, given, settings, games, results, ranked)
     return {
         "scenario": opened.name,
         "source": scenario_source,
@@ -327,6 +318,36 @@ def _side_counts(done: list[dict[str, Any]], sides: list[str]) -> dict[str, dict
     return out
 
 
+def _per_group(
+    opened: Scenario,
+    given: Mapping[str, object],
+    settings: list[dict[str, object]],
+    games: int,
+    results: list[dict[str, Any]],
+    body: Callable[[list[dict[str, Any]]], dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The report of each group of option choices (its games are consecutive in
+    ``results``): what every report says of a group, then ``body`` of the games played;
+    and the failed games, each with its group."""
+    out_groups: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for g, extra in enumerate(settings):
+        mine = results[g * games : (g + 1) * games]
+        done = [r for r in mine if "error" not in r]
+        out_groups.append(
+            {
+                "by": extra,
+                "options": chosen(opened.options, {**given, **extra}),
+                "games": games,
+                "played": len(done),
+                "failed": len(mine) - len(done),
+                **body(done),
+            }
+        )
+        failed.extend({"by": extra, **r} for r in mine if "error" in r)
+    return out_groups, failed
+
+
 def _two_sided_report(
     opened: Scenario,
     source: str,
@@ -344,25 +365,16 @@ def _two_sided_report(
     how long the games took."""
     seats = seat_names(module, asked)
     sides = list(seats)
-    out_groups: list[dict[str, Any]] = []
-    failed: list[dict[str, Any]] = []
-    for g, extra in enumerate(settings):
-        mine = results[g * games : (g + 1) * games]
-        done = [r for r in mine if "error" not in r]
-        out_groups.append(
-            {
-                "by": extra,
-                "options": chosen(opened.options, {**given, **extra}),
-                "games": games,
-                "played": len(done),
-                "failed": len(mine) - len(done),
-                "sides": _side_counts(done, sides),
-                "draws_at_cap": sum(1 for r in done if r.get("capped")),
-                "mean_turns": round(sum(r["turns"] for r in done) / len(done), 2) if done else None,
-                "mean_actions": round(sum(r["actions"] for r in done) / len(done), 1) if done else None,
-            }
-        )
-        failed.extend({"by": extra, **r} for r in mine if "error" in r)
+
+    def per_side(done: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "sides": _side_counts(done, sides),
+            "draws_at_cap": sum(1 for r in done if r.get("capped")),
+            "mean_turns": round(sum(r["turns"] for r in done) / len(done), 2) if done else None,
+            "mean_actions": round(sum(r["actions"] for r in done) / len(done), 1) if done else None,
+        }
+
+    out_groups, failed = _per_group(opened, given, settings, games, results, per_side)
     return {
         "scenario": opened.name,
         "source": source,
