@@ -2,8 +2,8 @@
 
 An action is a plain JSON mapping with a ``do`` word (``{"do": "move", "piece": "A1",
 "to": "0503"}``), so it can be logged, saved and replayed. The generic actions move,
-place and remove pieces, put them in boxes and take them out, change status, facing and
-steps, keep numbers on tracks, roll dice, draw cards and change a hex's ground (a
+place and remove pieces, put them in boxes and take them out, change status, facing,
+steps and a unit's attributes (its ammunition left), keep numbers on tracks, roll dice, draw cards and change a hex's ground (a
 building collapses to rubble). Free play is made of them; in a
 rule system's game they are the player's *edits* (``"edit": true``): changes outside the
 rules, made on purpose and logged as such. Each is checked before it changes anything,
@@ -17,6 +17,7 @@ from typing import Any
 
 from tabletop.hexgrid import LabelError
 
+from .attributes import json_problem
 from .dice import Dice
 from .state import GameState, piece_from_json
 
@@ -39,6 +40,7 @@ GENERIC = frozenset(
         "load",
         "unload",
         "terrain",
+        "attribute",
     }
 )
 CARRIED = "carried"  # the box of units aboard another (the carrier lists them in ``carrying``)
@@ -61,7 +63,7 @@ def generic_refusal(state: GameState, action: Action) -> str | None:
         return None
     pid = action.get("piece")
     on_map = {p.id for p in state.map.pieces()}
-    if do in ("move", "remove", "status", "steps", "face") and pid not in on_map:
+    if do in ("move", "remove", "status", "steps", "face", "attribute") and pid not in on_map:
         return f"no piece {pid!r} on the map"
     if do in ("move", "unbox"):
         if "to" not in action:
@@ -77,6 +79,8 @@ def generic_refusal(state: GameState, action: Action) -> str | None:
             return "`place` needs `piece: {id, type, hex}`"
         if data["id"] in on_map or state.where(data["id"]) is not None:
             return f"a piece with id {data['id']!r} is already in the game"
+        if "attributes" in data and (problem := json_problem(data["attributes"], {})) is not None:
+            return problem
         if not state.board.grid.contains(piece_from_json(data).hex):
             return f"{data['hex']} is not on the map"
     if do in ("load", "unload"):
@@ -104,6 +108,13 @@ def generic_refusal(state: GameState, action: Action) -> str | None:
         if action["to"] not in state.board.terrain_types:
             known = ", ".join(sorted(state.board.terrain_types))
             return f"unknown terrain {action['to']!r}; this map knows: {known}"
+    if do == "attribute":
+        key, value = action.get("key"), action.get("to")
+        if not isinstance(key, str):
+            return "`attribute` needs `key` (an attribute's name) and `to` (its value, or null to remove it)"
+        problem = None if value is None else json_problem({key: value}, {})
+        if problem:
+            return problem
     if do == "steps" and (type(action.get("steps")) is not int or action["steps"] < 1):
         return "`steps` must be a whole number of at least 1"
     if do == "face" and (type(action.get("facing")) is not int or not 0 <= action["facing"] <= 5):
@@ -153,6 +164,11 @@ def generic_apply(state: GameState, action: Action, dice: Dice) -> list[str]:
     if do == "steps":
         state.map.update(replace(state.map.piece(action["piece"]), steps=action["steps"]))
         return [f"{action['piece']} at {action['steps']} steps"]
+    if do == "attribute":
+        piece = state.map.piece(action["piece"]).with_attr(action["key"], action["to"])
+        state.map.update(piece)
+        shown = "none" if action["to"] is None else action["to"]
+        return [f"{piece.id}: {action['key']} {shown}"]
     if do == "face":
         state.map.update(replace(state.map.piece(action["piece"]), facing=action["facing"]))
         return [f"{action['piece']} faces direction {action['facing']}"]

@@ -32,7 +32,9 @@ from typing import Any, Literal
 
 from tabletop.datareader import Collector
 from tabletop.shipped import open_data
-from tabletop.yamlfile import DataErrors, LineDict
+from tabletop.yamlfile import DataError, DataErrors, LineDict
+
+from .attributes import Attribute, Attributes, pairs, read_values
 
 Shape = Literal["counter", "token"]
 Placement = Literal["unit", "hex"]
@@ -59,7 +61,7 @@ GENERIC = "generic"
 
 TOP_KEYS = ("name", "rules", "notes", "shape", "facing", "sides", "unit_types", "markers", "sheet")
 SIDE_KEYS = ("name", "colour")
-UNIT_KEYS = ("name", "symbol", "shape", "label", "steps", "full", "reduced")
+UNIT_KEYS = ("name", "symbol", "shape", "label", "steps", "full", "reduced", "attributes")
 MARKER_KEYS = ("name", "colour", "text", "place", "area")
 KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 MAX_TEXT = 6  # characters of a marker's text or a unit's label: they must fit on a counter
@@ -80,7 +82,9 @@ class UnitType:
     """How a unit type's counter looks.
 
     ``steps``: the steps of a full-strength unit, when the game counts them;
-    ``full`` / ``reduced``: the values printed on each face ("" when the game prints none).
+    ``full`` / ``reduced``: the values printed on each face ("" when the game prints none);
+    ``attributes``: what every unit of this type carries, as its rule system declares
+    them (``tabletop.engine.attributes``), unless a unit has its own.
     """
 
     key: str
@@ -91,6 +95,7 @@ class UnitType:
     steps: int | None = None
     full: str = ""
     reduced: str = ""
+    attributes: Attributes = ()  # sorted (key, value) pairs: a type stays hashable
 
 
 @dataclass(frozen=True)
@@ -276,7 +281,7 @@ def build_counters(data: Any, path: Path) -> Counters:
     shape = c.choice(data, "shape", "a counters file", SHAPES, "counter") or "counter"
     facing = c.boolean(data, "facing", "a counters file")
     sides = _sides(c, data)
-    units = _unit_types(c, data, shape)
+    units = _unit_types(c, data, shape, _declared(c, data, rules))
     markers = _markers(c, data)
     block = data.get("unit_types")
     declared = set(block) if isinstance(block, dict) else set()  # a broken entry is reported once
@@ -312,7 +317,28 @@ def _sides(c: _Check, data: LineDict) -> dict[str, Side]:
     return out
 
 
-def _unit_types(c: _Check, data: LineDict, default_shape: str) -> dict[str, UnitType]:
+def _declared(c: _Check, data: LineDict, rules: str | None) -> Mapping[str, Attribute]:
+    """The unit attributes the file's rule system declares (none without `rules:`); an
+    unknown rule system is an error at the `rules:` line only when units use attributes."""
+    from tabletop.games import rules_problem, schema_of
+
+    if rules is None:
+        return {}
+    if rules_problem(rules) is not None:
+        block = data.get("unit_types")
+        if isinstance(block, dict) and any(isinstance(u, dict) and "attributes" in u for u in block.values()):
+            c.fail(c.line_of(data, "rules"), f"{rules_problem(rules)}: the unit types' attributes cannot be checked")
+        return {}
+    try:
+        return schema_of(rules).units
+    except DataError as exc:
+        c.errors.append(exc)
+        return {}
+
+
+def _unit_types(
+    c: _Check, data: LineDict, default_shape: str, declared: Mapping[str, Attribute]
+) -> dict[str, UnitType]:
     block = c.mapping(data, "unit_types", "a counters file", required=True)
     out: dict[str, UnitType] = {}
     if block is None:
@@ -336,8 +362,13 @@ def _unit_types(c: _Check, data: LineDict, default_shape: str) -> dict[str, Unit
             )
         full = c.text(spec, "full", where, longest=8) or ""
         reduced = c.text(spec, "reduced", where, longest=8) or ""
-        if len(c.errors) == before and symbol is not None and shape is not None:
-            out[key] = UnitType(key, name, symbol, shape, label, steps, full, reduced)  # type: ignore[arg-type]
+        attributes = (
+            read_values(spec["attributes"], c.line_of(spec, "attributes"), declared, c.fail, where)
+            if "attributes" in spec
+            else {}
+        )
+        if len(c.errors) == before and symbol is not None and shape is not None and attributes is not None:
+            out[key] = UnitType(key, name, symbol, shape, label, steps, full, reduced, pairs(attributes))  # type: ignore[arg-type]
     return out
 
 

@@ -69,8 +69,9 @@ from tabletop.hexgrid import LabelError
 
 from . import setup
 from .actions import END_PHASE, TABLE_ACTIONS, Action, generic_apply, generic_refusal
+from .attributes import json_problem
 from .dice import Dice, Roll, ScriptError
-from .pieces import Piece
+from .pieces import Newcomers, Piece
 from .savecheck import shown
 from .setup import SetupProblem
 from .state import GameState, JsonDict
@@ -290,7 +291,7 @@ class Game:
     ) -> None:
         self.rules = rules
         self.setup = setup  # the scenario's placements and constraints, played in "setup"
-        self.unit_steps: dict[str, int] = {}  # unit type -> full steps, for pieces set up
+        self.newcomers = Newcomers()  # full steps and attributes of units set up or arriving
         self.seed = seed
         self.state = state
         self.initial = state.to_json()
@@ -434,10 +435,27 @@ class Game:
         if self.state.result is not None:
             return f"the game is over: {self.state.result}"
         if action.get("edit"):
-            return generic_refusal(self.state, action)
+            return generic_refusal(self.state, action) or self._attributes_refusal(action)
         if self.state.phase == SETUP:
             return self._setup_refusal(action)
         return self._turn_refusal(action)
+
+    def _attributes_refusal(self, action: Action) -> str | None:
+        """An edit that sets a unit's attributes keeps to what the rule system declares,
+        so the game can always be saved and loaded again."""
+        if action["do"] == "attribute":
+            values = {} if action.get("to") is None else {action["key"]: action["to"]}
+            name = str(action["key"])
+        elif action["do"] == "place" and action["piece"].get("attributes"):
+            values, name = action["piece"]["attributes"], ""
+        else:
+            return None
+        declared = self.newcomers.declared
+        if not declared:
+            return "this game's rule system declares no unit attributes"
+        if name and name not in declared:
+            return f"unknown attribute {name!r}; the rule system declares: {', '.join(declared)}"
+        return json_problem(values, declared)
 
     def _turn_refusal(self, action: Action) -> str | None:
         """Windows and secret steps first (the engine's), then the rules."""
@@ -658,9 +676,8 @@ class Game:
         return [f"{side} may react"]
 
     def _full(self, piece: Piece) -> Piece:
-        """A unit set up at full strength (its counter's steps)."""
-        steps = self.unit_steps.get(piece.type) if piece.kind == "unit" else None
-        return replace(piece, steps=steps) if steps else piece
+        """A unit set up at full strength (its counter's steps) with its attributes."""
+        return self.newcomers.full(piece)
 
     def _advance(self, state: GameState, dice: Dice) -> list[str]:
         keys = [p.key for p in self.rules.sequence]

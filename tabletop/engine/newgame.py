@@ -54,16 +54,16 @@ def new_game(
     counts: dict[tuple[str | None, str], int] = {}
     for r in opened.reinforcements:
         box = r.box or f"turn-{r.turn}"
-        for _ in range(r.count):
+        for i in range(r.count):
             n = counts[(r.side, r.type)] = counts.get((r.side, r.type), 0) + 1
-            steps = opened.unit_steps.get(r.type, 1)
-            piece = Piece(reinforcement_id(r.side, r.type, n), r.type, Hex(0, 0), r.side, steps=steps)
-            state.boxes.setdefault(box, []).append(piece)
+            ident = r.ids[i] if r.ids else reinforcement_id(r.side, r.type, n)
+            piece = Piece(ident, r.type, Hex(0, 0), r.side, attributes=r.attributes)
+            state.boxes.setdefault(box, []).append(opened.newcomers.full(piece))
     prepare = getattr(rules, "prepare", None)
     if prepare is not None:
         prepare(state, opened)
     game = Game(rules, state, seed, history=history, on_phase_end=on_phase_end, setup=problem)
-    game.unit_steps = dict(opened.unit_steps)
+    game.newcomers = opened.newcomers
     return game
 
 
@@ -145,7 +145,7 @@ def load_game(
                 + (savefile.DAMAGED if scenario is None else fix)
             ) from None
         game = savefile.restore(
-            data, opened.board, rules, where=str(path), setup=problem, unit_steps=opened.unit_steps, named=scenario
+            data, opened.board, rules, where=str(path), setup=problem, newcomers=opened.newcomers, named=scenario
         )
     else:
         game = savefile.restore(data, opened, rules, where=str(path), named=scenario)

@@ -7,11 +7,12 @@ is no separate copy of "what blocks" to keep in step.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from tabletop.board import Map
+from tabletop.engine.attributes import Attribute, Attributes, Value, pairs
 from tabletop.hexgrid import Hex
 
 PieceKind = Literal["unit", "marker"]
@@ -26,7 +27,9 @@ class Piece:
     ``facing`` is a direction index 0-5 for games with facing; ``status`` holds words a
     rule system reads ("prone", "pinned", "night-vision"): a unit's own markers.
     ``steps`` is the strength left (a two-step unit is reduced at 1); ``carrying`` the
-    ids of units it carries (kept off the map, in the game's boxes).
+    ids of units it carries (kept off the map, in the game's boxes); ``attributes`` its
+    own numbers and words as its rule system declares them (``tabletop.engine.attributes``:
+    a regiment, a nation, a strength), sorted ``(key, value)`` pairs.
     """
 
     id: str
@@ -39,10 +42,59 @@ class Piece:
     status: frozenset[str] = frozenset()
     steps: int = 1
     carrying: tuple[str, ...] = ()
+    attributes: Attributes = ()
 
     def has(self, word: str) -> bool:
         """Whether ``word`` is among this piece's status words."""
         return word in self.status
+
+    def attr(self, key: str, default: Value | None = None) -> Value | None:
+        """The value of attribute ``key``, or ``default`` when the piece has none."""
+        for k, v in self.attributes:
+            if k == key:
+                return v
+        return default
+
+    def with_attr(self, key: str, value: Value | None) -> Piece:
+        """This piece with attribute ``key`` set to ``value`` (None removes it): how a
+        rule changes a unit's count of ammunition or uses of a weapon."""
+        values = dict(self.attributes)
+        if value is None:
+            values.pop(key, None)
+        else:
+            values[key] = value
+        return replace(self, attributes=pairs(values))
+
+
+@dataclass(frozen=True)
+class Newcomers:
+    """What a unit is when it comes into play (set up, arriving, placed from the tray):
+    its counter's full ``steps`` by type, and the attribute values its rule system gives
+    every unit (``base``: the schema's defaults) and its type gives (``by_type``: the
+    counter file's ``attributes:``), each under the unit's own. One place, so a unit
+    set up by hand and one written in the scenario start alike. ``declared``: the
+    attributes the scenario's rule system declares, which edits and saves keep to."""
+
+    steps: Mapping[str, int] = field(default_factory=dict)
+    base: Mapping[str, Value] = field(default_factory=dict)
+    by_type: Mapping[str, Mapping[str, Value]] = field(default_factory=dict)
+    declared: Mapping[str, Attribute] = field(default_factory=dict)
+
+    def full_steps(self, type_key: str) -> int:
+        """A full-strength unit's steps for ``type_key`` (1 when the counters say none)."""
+        return self.steps.get(type_key, 1)
+
+    def attributes(self, type_key: str, own: Mapping[str, Value] | None = None) -> Attributes:
+        """The attributes of a new unit of ``type_key`` that has ``own`` values."""
+        return pairs({**self.base, **self.by_type.get(type_key, {}), **(own or {})})
+
+    def full(self, piece: Piece) -> Piece:
+        """``piece`` (a unit) at its type's full steps with its attributes filled in;
+        a marker unchanged."""
+        if piece.kind != "unit":
+            return piece
+        steps = self.steps.get(piece.type, piece.steps)
+        return replace(piece, steps=steps, attributes=self.attributes(piece.type, dict(piece.attributes)))
 
 
 @dataclass

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from tabletop.engine.attributes import Schema
 from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
@@ -75,7 +76,9 @@ class RuleSystem:
       ``autoplayer()``, ``assess(state) -> (rank, score)``, ``ranks()``, optionally
       ``SCORE`` and ``SIM_BY``; see ``tabletop.sim``), None when it has no autoplayer;
     - ``tables()``: the tables ``tabletop tables`` prints (a list), None when it has none;
-    - ``window()``: what it adds to the window (panels, overlays), None for nothing.
+    - ``window()``: what it adds to the window (panels, overlays), None for nothing;
+    - ``schema()``: the attributes its units carry and the keys of its scenarios' ``game:``
+      block (``tabletop.engine.attributes.Schema``), None when it declares none.
     """
 
     key: str
@@ -89,6 +92,7 @@ class RuleSystem:
     sim: Callable[[], Any] | None = None
     tables: Callable[[], list[Any]] | None = None
     window: Callable[[], Any] | None = None
+    schema: Callable[[], Schema] | None = None
 
     def problem(self) -> str | None:
         """Why this descriptor cannot be used (a bad key, a default bot it does not
@@ -100,7 +104,7 @@ class RuleSystem:
         for name in ("los_policy", "move_policy"):
             if not callable(getattr(self, name)):
                 return f"rule system {self.key!r}: {name} must be callable (state) -> policy"
-        for name in ("knows", "ruleset", "sim", "tables", "window"):
+        for name in ("knows", "ruleset", "sim", "tables", "window", "schema"):
             value = getattr(self, name)
             if value is not None and not callable(value):
                 return f"rule system {self.key!r}: {name} must be callable or None"

@@ -11,10 +11,12 @@ field (``entries[5].turn``); ``savefile`` adds the save's path and what to do.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from tabletop.limits import SAVE_DEPTH, SAVE_ENTRIES, SAVE_INT
+
+from .attributes import Attribute, json_problem
 
 #: the keys of a save of the current version: required, then optional
 SAVE_KEYS = (
@@ -46,7 +48,7 @@ STATE_KEYS = (
 )
 STATE_OPTIONAL = ("secret", "window", "terrain")  # two-sided games, ground changed in play (issue 12)
 PIECE_KEYS = ("id", "type", "hex")
-PIECE_OPTIONAL = ("side", "kind", "level", "facing", "status", "steps", "carrying")
+PIECE_OPTIONAL = ("side", "kind", "level", "facing", "status", "steps", "carrying", "attributes")
 #: characters of the ``source`` a save names (a path; longer ones are not real paths)
 SOURCE_CHARS = 4096
 #: the largest face a die rolled by hand may show (the window takes 1-100)
@@ -147,6 +149,7 @@ def nesting(value: Any, where: str, levels: int) -> None:
 
 
 def check_piece(value: Any, where: str) -> None:
+    """One piece; of its attributes only their shape (``check_attributes`` knows more)."""
     piece = record(value, where, PIECE_KEYS, PIECE_OPTIONAL)
     text(piece["id"], f"{where}.id")
     text(piece["type"], f"{where}.type")
@@ -165,6 +168,10 @@ def check_piece(value: Any, where: str) -> None:
     texts(piece.get("status", []), f"{where}.status")
     whole(piece.get("steps", 1), f"{where}.steps", 0)
     texts(piece.get("carrying", []), f"{where}.carrying")
+    if "attributes" in piece:
+        problem = json_problem(piece["attributes"], {})
+        if problem is not None:
+            raise SaveProblem(f"{where}.attributes", problem)
 
 
 def check_state(value: Any, where: str) -> None:
@@ -258,6 +265,21 @@ def check_log(entries: Any, head: Any) -> None:
                 f"entries[{index}].last_child", f"is {child}, whose parent is not entry {index}"
             )
     whole(head, "head", -1, len(log) - 1)
+
+
+def check_attributes(data: dict[str, Any], declared: Mapping[str, Attribute]) -> None:
+    """Every piece's attributes in a checked save against what its scenario's rule
+    system declares (known only once the scenario is open)."""
+    for where in ("initial", "snapshot"):
+        state = data[where]
+        groups = [(f"{where}.pieces", state["pieces"])]
+        groups += [(f"{where}.boxes.{name}", pieces) for name, pieces in state["boxes"].items()]
+        for path, pieces in groups:
+            for i, piece in enumerate(pieces):
+                if "attributes" in piece:
+                    problem = json_problem(piece["attributes"], declared)
+                    if problem is not None:
+                        raise SaveProblem(f"{path}[{i}].attributes", problem)
 
 
 def check_save(data: dict[str, Any]) -> None:

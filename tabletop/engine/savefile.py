@@ -28,7 +28,7 @@ import re
 import shlex
 import stat
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,8 @@ from tabletop.shipped import shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, one_line
 
 from .game import SETUP, Entry, Game, ReplayError, Ruleset
-from .savecheck import SaveProblem, check_save, shown
+from .pieces import Newcomers
+from .savecheck import SaveProblem, check_attributes, check_save, shown
 from .setup import SetupProblem
 from .state import GameState, JsonDict
 
@@ -285,7 +286,7 @@ def restore(
     *,
     where: str = "save",
     setup: SetupProblem | None = None,
-    unit_steps: Mapping[str, int] | None = None,
+    newcomers: Newcomers | None = None,
     named: str | None = None,
 ) -> Game:
     """A Game from save data, its current line replayed (each action judged by the rules
@@ -294,6 +295,11 @@ def restore(
     come back queued (W7b). ``named``: the scenario the player named to load it on
     (then a position that does not fit is most likely the wrong scenario)."""
     _check(data, where)
+    if newcomers is not None and newcomers.declared:
+        try:
+            check_attributes(data, newcomers.declared)
+        except SaveProblem as problem:
+            raise SaveError(f"{where}: {_short(problem.what)} ({_short(problem.where)}); {DAMAGED}") from None
     unfit = DAMAGED
     if named is not None:
         unfit = f"it was made from {data['source']}: name that scenario instead of {named}, or none"
@@ -305,7 +311,7 @@ def restore(
     except (KeyError, TypeError, ValueError) as exc:
         raise SaveError(f"{where}: the initial position cannot be set out on the map {board.name!r}: {exc} (initial); {unfit}") from None
     game = Game(rules, initial, data["seed"], setup=setup)
-    game.unit_steps = dict(unit_steps or {})
+    game.newcomers = newcomers or Newcomers()
     game.entries = [Entry.from_json(e) for e in data["entries"]]
     game.head = data["head"]
     try:

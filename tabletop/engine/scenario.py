@@ -25,9 +25,10 @@ from tabletop.limits import NAME_CHARS, PIECE_COUNT, SETUP_HEXES
 from tabletop.shipped import resolve, shipped_dir
 from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
 
+from .attributes import NO_SCHEMA, Attributes, Schema, Value, pairs, read_values, with_defaults
 from .counters import GENERIC, Counters, counters_for, counters_name, load_counters
 from .dice import Dice
-from .pieces import MapState, Piece, PieceKind
+from .pieces import MapState, Newcomers, Piece, PieceKind
 from .setup import (
     CONSTRAINT_KINDS,
     Constraint,
@@ -48,9 +49,9 @@ from .setup import (
 
 TOP_KEYS = (
     "name", "map", "rules", "notes", "conditions", "units", "markers", "counters", "options",
-    "setup", "constraints", "turns", "reinforcements", "victory",
+    "setup", "constraints", "turns", "reinforcements", "victory", "game",
 )  # fmt: skip
-UNIT_KEYS = ("id", "type", "side", "hex", "level", "facing", "status", "steps", "when")
+UNIT_KEYS = ("id", "type", "side", "hex", "level", "facing", "status", "steps", "attributes", "when")
 MARKER_KEYS = ("id", "type", "hex", "level", "when")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 OPTION_KEYS = ("name", "choices", "default")
@@ -58,13 +59,14 @@ SETUP_KEYS = ("text", "side", "type", "marker", "count", "zone", "id", "when")
 CONSTRAINT_KEYS = ("text", *CONSTRAINT_KINDS, "pieces", "min", "max", "exactly", "when")
 ZONE_KEYS = ("terrain", "regions", "markers")
 FILTER_KEYS = ("side", "type", "kind")
-REINFORCEMENT_KEYS = ("turn", "side", "type", "count", "box")
+REINFORCEMENT_KEYS = ("turn", "side", "type", "count", "box", "ids", "attributes")
 Fail = Callable[[int | None, str], None]
 
 
 @dataclass(frozen=True)
 class Reinforcement:
-    """``count`` units of ``type`` for ``side`` that arrive on ``turn`` (into ``box``)."""
+    """``count`` units of ``type`` for ``side`` that arrive on ``turn`` (into ``box``),
+    named ``ids`` when the scenario names them, each with ``attributes`` of its own."""
 
     turn: int
     side: str | None
@@ -72,6 +74,8 @@ class Reinforcement:
     count: int
     box: str | None = None
     line: int | None = None
+    ids: tuple[str, ...] = ()
+    attributes: Attributes = ()
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,8 @@ class Scenario:
     reinforcements: tuple[Reinforcement, ...] = ()
     victory: Mapping[str, Any] = field(default_factory=dict)
     piece_when: Mapping[str, When] = field(default_factory=dict)  # piece id -> its `when`
-    unit_steps: Mapping[str, int] = field(default_factory=dict)  # unit type -> full steps (counters)
+    newcomers: Newcomers = field(default_factory=Newcomers)  # full steps and attributes by type
+    game: Mapping[str, Any] = field(default_factory=dict)  # the rule system's own keys (`game:`)
 
     def state(self, options: Mapping[str, object] | None = None) -> MapState:
         """A fresh live state of this scenario's map and the pieces present under
@@ -154,7 +159,14 @@ def load_scenario(path: Path) -> Scenario:
     conditions = _words(data, "conditions", fail)
     options = _options(data, fail)
     counters_ref, counters = _counters_of(path, data, rules, errors)
-    names = _Names(board, counters, fail, _rule_sides(rules))
+    schema = _schema(path, data, rules, errors)
+    newcomers = Newcomers(
+        {k: u.steps for k, u in counters.unit_types.items() if u.steps} if counters else {},
+        {k: a.default for k, a in schema.units.items() if a.default is not None},
+        {k: dict(u.attributes) for k, u in counters.unit_types.items() if u.attributes} if counters else {},
+        schema.units,
+    )
+    names = _Names(board, counters, fail, _rule_sides(rules), schema, newcomers)
     piece_when: dict[str, When] = {}
     pieces: list[Piece] = []
     seen: dict[str, int] = {}
@@ -192,6 +204,8 @@ def load_scenario(path: Path) -> Scenario:
         fail(data.key_lines.get("turns"), f"`turns` must be a whole number of at least 1, got {turns!r}")
         turns = None
     reinforcements = _reinforcements(data, names, budget, fail)
+    _fresh_ids(reinforcements, seen, fail)
+    game = _game_block(data, board, schema, fail)
     victory = data.get("victory", {})
     if not isinstance(victory, dict):
         fail(data.key_lines.get("victory"), "`victory` must be a mapping (the rule system reads it)")
@@ -201,8 +215,7 @@ def load_scenario(path: Path) -> Scenario:
     assert isinstance(name, str)
     return Scenario(
         name, board, rules, tuple(pieces), conditions, path, placements, constraints, options,
-        counters_ref, turns, reinforcements, victory, piece_when,
-        {k: u.steps for k, u in counters.unit_types.items() if u.steps} if counters else {},
+        counters_ref, turns, reinforcements, victory, piece_when, newcomers, game,
     )  # fmt: skip
 
 
@@ -488,15 +501,18 @@ def _piece(
             f"{what} {pid}: `status` must be a list of words, e.g. [prone]",
         )
         ok = False
-    steps = item.get("steps", 1)
+    steps = item.get("steps", names.newcomers.full_steps(kind) if what == "unit" else 1)
     if type(steps) is not int or steps < 1:
         fail(item.key_lines.get("steps", line), f"{what} {pid}: `steps` must be a whole number of at least 1")
         ok = False
-    if not ok:
+    own = names.attributes(item, line, f"{what} {pid}")
+    if not ok or own is None:
         return None
+    attributes = names.newcomers.attributes(kind, own) if what == "unit" else ()
     return Piece(
-        str(pid), kind, h, side, "unit" if what == "unit" else "marker", level, facing, frozenset(status), steps
-    )
+        str(pid), kind, h, side, "unit" if what == "unit" else "marker", level, facing, frozenset(status), steps,
+        attributes=attributes,
+    )  # fmt: skip
 
 
 def open_map_or_scenario(source: str) -> Map | Scenario:
@@ -558,11 +574,19 @@ class _Names:
     unit types and markers (not checked when there are no counters)."""
 
     def __init__(
-        self, board: Map, counters: Counters | None, fail: Fail, rule_sides: tuple[str, frozenset[str]] | None = None
+        self,
+        board: Map,
+        counters: Counters | None,
+        fail: Fail,
+        rule_sides: tuple[str, frozenset[str]] | None = None,
+        schema: Schema = NO_SCHEMA,
+        newcomers: Newcomers | None = None,
     ) -> None:
         self.board = board
         self.counters = counters
         self.fail = fail
+        self.schema = schema
+        self.newcomers = newcomers or Newcomers()
         self.rule_sides = rule_sides  # (the rule system's title, the sides its rules name)
         self.kinds = sorted({r.kind for r in board.regions.values()})
         self.regions = {r.key for r in board.regions.values()} | {r.name for r in board.regions.values()}
@@ -612,6 +636,14 @@ class _Names:
 
     def marker(self, line: int | None, value: Any) -> bool:
         return self.piece_type(line, value, "marker")
+
+    def attributes(self, item: LineDict, line: int, where: str) -> dict[str, Value] | None:
+        """An entry's own `attributes:` checked against the rule system's unit schema
+        ({} when it has none; None after an error)."""
+        if "attributes" not in item:
+            return {}
+        values = read_values(item["attributes"], _line(item, "attributes", line), self.schema.units, self.fail, where)
+        return values
 
     def piece_type(self, line: int | None, value: Any, kind: PieceKind | None) -> bool:
         if not isinstance(value, str) or not WORD.match(value):
@@ -948,9 +980,66 @@ def _reinforcements(data: LineDict, names: _Names, budget: _Budget, fail: Fail) 
         if box is not None and not isinstance(box, str):
             fail(_line(item, "box", line), f"`box` must be text, got {box!r}")
             ok = False
-        if ok and count is not None and budget.take(count, line):
-            out.append(Reinforcement(turn, side, str(type_key), count, box, line))
+        ids = _ids(item, line, count, fail)
+        own = names.attributes(item, line, "a reinforcement")
+        if ok and ids is not None and own is not None and count is not None and budget.take(count, line):
+            out.append(Reinforcement(turn, side, str(type_key), count, box, line, ids, pairs(own)))
     return tuple(out)
+
+
+def _ids(item: LineDict, line: int, count: int | None, fail: Fail) -> tuple[str, ...] | None:
+    """A reinforcement's `ids` (one word per unit, `count` of them), () when not given."""
+    if "ids" not in item:
+        return ()
+    ids = item["ids"]
+    at = _line(item, "ids", line)
+    if not isinstance(ids, list) or not all(isinstance(i, str | int) and not isinstance(i, bool) and WORD.match(str(i)) for i in ids):
+        fail(at, f"`ids` must be a list of words, one per unit (e.g. [5M-HQ, 5M-A]), got {ids!r}")
+        return None
+    if count is not None and len(ids) != count:
+        fail(at, f"`ids` names {len(ids)} units but `count` is {count}; give one id per unit")
+        return None
+    if len(set(map(str, ids))) != len(ids):
+        fail(at, "`ids` names a unit twice; ids must be unique")
+        return None
+    return tuple(map(str, ids))
+
+
+def _fresh_ids(reinforcements: tuple[Reinforcement, ...], seen: dict[str, int], fail: Fail) -> None:
+    """A reinforcement's ids are new: no unit, marker or other reinforcement has them."""
+    for r in reinforcements:
+        for ident in r.ids:
+            if ident in seen:
+                fail(r.line, f"id {ident!r} is used twice (first at line {seen[ident]}); ids must be unique")
+            elif r.line is not None:
+                seen[ident] = r.line
+
+
+def _schema(path: Path, data: LineDict, rules: str | None, errors: list[DataError]) -> Schema:
+    """What the scenario's rule system declares of units and of the `game:` block; a
+    broken schema file is an error at its own line (it is the rule system's file)."""
+    from tabletop.games import rules_problem, schema_of
+
+    if rules is None or rules_problem(rules) is not None:
+        return NO_SCHEMA
+    try:
+        return schema_of(rules)
+    except DataError as exc:
+        errors.append(exc)
+        return NO_SCHEMA
+
+
+def _game_block(data: LineDict, board: Map, schema: Schema, fail: Fail) -> dict[str, Any]:
+    """The scenario's `game:` block: the rule system's own keys, checked against its
+    schema at their lines (hex labels become hexes), with the schema's defaults filled."""
+    if "game" not in data:
+        return with_defaults({}, schema.scenario)
+    line = data.key_lines.get("game")
+    if not schema.scenario:
+        fail(line, "`game` holds a rule system's own keys, and this scenario's rule system declares none; remove it")
+        return {}
+    values = read_values(data["game"], line, schema.scenario, fail, "game", board.hex_of)
+    return with_defaults(values or {}, schema.scenario)
 
 
 def _count(item: LineDict, line: int, fail: Fail) -> int | None:

@@ -18,6 +18,7 @@ from typing import Any
 from tabletop.board import Map
 from tabletop.hexgrid import Hex
 
+from .attributes import pairs
 from .dice import Deck
 from .pieces import MapState, Piece
 
@@ -41,6 +42,8 @@ def piece_to_json(piece: Piece) -> JsonDict:
         out["steps"] = piece.steps
     if piece.carrying:
         out["carrying"] = list(piece.carrying)
+    if piece.attributes:
+        out["attributes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in piece.attributes}
     return out
 
 
@@ -57,6 +60,7 @@ def piece_from_json(data: JsonDict) -> Piece:
         status=frozenset(data.get("status", ())),
         steps=data.get("steps", 1),
         carrying=tuple(data.get("carrying", ())),
+        attributes=pairs(data.get("attributes", {})),
     )
 
 

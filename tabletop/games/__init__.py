@@ -22,6 +22,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
+from tabletop.engine.attributes import NO_SCHEMA, Schema
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.freeplay_rules import FreePlayRules
 from tabletop.engine.game import Bot, Ruleset
@@ -48,6 +49,7 @@ __all__ = [
     "rule_systems",
     "rules_problem",
     "ruleset",
+    "schema_of",
 ]
 
 FREE = "free"
@@ -147,6 +149,17 @@ def knowledge(rules: str | None) -> Knowledge | None:
     judges no map: every map is fine)."""
     system = rule_system(rules)
     return None if system is None or system.knows is None else system.knows()
+
+
+def schema_of(rules: str | None) -> Schema:
+    """The unit attributes and ``game:`` keys rule system ``rules`` declares (none for
+    free play and rule systems that declare none). DataError for an unknown name; a
+    schema file's own DataError names that file and line."""
+    system = rule_system(rules)
+    if system is None or system.schema is None:
+        return NO_SCHEMA
+    made: Schema = system.schema()
+    return made
 
 
 def _key_for(state: MapState, rules: str | None) -> str | None:

@@ -494,6 +494,9 @@ class Panels(Component):
             lines.append((f"level: {piece.level}", theme.PANEL_TEXT, False))
         if piece.facing is not None:
             lines.append((f"facing: {facing}", theme.PANEL_TEXT, False))
+        for key, value in piece.attributes:  # what its rule system declares (regiment, nation)
+            shown = ", ".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else value
+            lines.append((f"{key}: {shown}", theme.PANEL_TEXT, False))
         notes = getattr(app.play.rules, "unit_lines", None)  # the rules' own words on the unit
         if notes is not None:
             lines += [(line, theme.HIGHLIGHT, False) for line in notes(app.play.state, piece)]

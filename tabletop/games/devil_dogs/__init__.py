@@ -2,11 +2,15 @@
 
 WWI company level, card-driven orders, no dice. ``los``: line of sight (7.1);
 ``movement``: orders ADV/RET/REP/HOLD, stacking, enemy adjacency and forced retreat
-(4.1, 6). Sides are "allied" and "german".
+(4.1, 6). Sides are "allied" and "german". ``units.yaml``: what its units carry
+(nation, regiment) and its scenarios' own keys (attacker, objectives).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tabletop.engine.attributes import Schema, load_schema
 from tabletop.engine.rulesystem import Knowledge, Lazy, RuleSystem
 
 
@@ -21,6 +25,12 @@ def knows() -> Knowledge:
     )
 
 
+def schema() -> Schema:
+    """Its units' nation, regiment, battalion and division, and its scenarios' attacker,
+    scenario initiative, sectors and objectives (units.yaml)."""
+    return load_schema(Path(__file__).with_name("units.yaml"))
+
+
 #: this rule system, as ``tabletop.games`` finds it (entry point ``tabletop.rules``)
 RULES = RuleSystem(
     key="devil_dogs",
@@ -28,4 +38,5 @@ RULES = RuleSystem(
     los_policy=Lazy("tabletop.games.devil_dogs.los", "policy"),
     move_policy=Lazy("tabletop.games.devil_dogs.movement", "move_policy"),
     knows=knows,
+    schema=schema,
 )
