@@ -385,8 +385,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (SaveError, ValueError) as exc:
         raise CliError(str(exc)) from None
     game = app.play
-    for side in args.bot or []:
-        app.seats[side] = _bot_for(game.rules.name, side, game.rules.sides)
+    for seat in args.bot or []:
+        side, made = _bot_for(game.rules.name, seat, game.rules.sides)
+        app.seats[side] = made
     # every argument is good: from here on the game may be written
     autosave, note = _autosave_target(save, load, app.source, game.seed)
     print(f"tabletop {__version__}: {app.title}; F1 lists the shortcuts")
@@ -449,19 +450,18 @@ def _autosave_target(save: Path | None, load: Path | None, source: str, seed: in
     return load, f"saving into {load}; its previous versions are kept as {target.name}.1 to .{KEEP}"
 
 
-def _bot_for(rules: str, side: str, sides: tuple[str, ...]) -> Any:
-    """The rule system's autoplayer for ``side`` (--bot); CliError if there is none."""
-    from tabletop.games import autoplayer_module
+def _bot_for(rules: str, seat: str, sides: tuple[str, ...]) -> tuple[str, Any]:
+    """The side and a new bot for ``--bot SIDE`` (the side's default bot) or ``--bot
+    SIDE=NAME`` (one of the rule system's bots); CliError if there is none."""
+    from tabletop.games import bot
 
+    side, _, name = seat.partition("=")
     if side not in sides:
-        raise CliError(f"--bot {side}: the sides of {rules} are {', '.join(sides) or 'none (free play)'}")
+        raise CliError(f"--bot {seat}: the sides of {rules} are {', '.join(sides) or 'none (free play)'}")
     try:
-        module = autoplayer_module(rules)
+        return side, bot(rules, side, name or None)
     except LookupError as exc:
-        raise CliError(f"--bot {side}: {exc}") from None
-    if getattr(module, "SIDE", side) != side:
-        raise CliError(f"--bot {side}: the {rules} autoplayer plays {module.SIDE}, not {side}")
-    return module.autoplayer()
+        raise CliError(f"--bot {seat}: {exc}") from None
 
 
 def _option(text: str) -> tuple[str, object]:
@@ -878,8 +878,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="an optional rule of the scenario, e.g. --option bombardment=heavy (repeatable)",
     )  # fmt: skip
     p.add_argument(
-        "--bot", action="append", metavar="SIDE",
-        help="the rule system's autoplayer plays SIDE (repeatable; other sides are people at this screen)",
+        "--bot", action="append", metavar="SIDE[=NAME]",
+        help="a bot plays SIDE: its default one, or bot NAME of the rule system's (repeatable; other sides "
+        "are people at this screen)",
     )  # fmt: skip
     p.add_argument(
         "--setup", choices=("auto", "manual"),

@@ -11,10 +11,9 @@ A game that raises is reported with its seed and traceback, and the run goes on.
 The rule system supplies the player: its descriptor's ``sim()`` gives an object with
 ``autoplayer()`` (an engine Bot), ``SIDE`` (the side it plays), ``assess(state) -> (rank, score)``, ``ranks()`` (rank
 names, lowest first), optionally ``SCORE`` (what the score counts) and ``SIM_BY`` (the
-option to compare by when none is asked for). Its bots by name are ``BOTS`` (name ->
-factory; for now read from the autoplayer module, issue 12 item 4) with
-``DEFAULT_BOTS`` (side -> name); a module without them has the one bot
-``{"autoplayer": autoplayer}`` for ``SIDE``.
+option to compare by when none is asked for). The bots seated are the descriptor's:
+``bots`` (name -> factory) and ``default_bots`` (side -> name), one seat per side
+``default_bots`` names, ``--bot SIDE=NAME`` choosing another of ``bots``.
 
 A two-sided rule system's module gives ``standings(state) -> {side: (outcome, score)}``
 (outcome "win", "loss" or "draw") instead of ``assess``, and optionally ``TURN_CAP``:
@@ -30,14 +29,14 @@ import time
 import traceback
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from types import ModuleType
 from typing import Any
 
 from tabletop.engine.game import Bot, Game, Ruleset
 from tabletop.engine.newgame import auto_setup, new_game
+from tabletop.engine.rulesystem import RuleSystem
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.engine.setup import chosen
-from tabletop.games import autoplayer_module, ruleset
+from tabletop.games import rule_system, rule_systems, ruleset
 
 Progress = Callable[[int, int], None]
 ACTION_LIMIT = 100_000  # actions a game may take before it counts as stuck
@@ -97,19 +96,17 @@ def play_out(
     return played
 
 
-def bots_of(module: ModuleType) -> tuple[dict[str, Callable[[], Bot]], dict[str, str]]:
+def bots_of(system: RuleSystem) -> tuple[dict[str, Callable[[], Bot]], dict[str, str]]:
     """A rule system's bots by name and the default bot of each side it has one for."""
-    bots: dict[str, Callable[[], Bot]] = dict(
-        getattr(module, "BOTS", None) or {"autoplayer": module.autoplayer}
-    )
-    default = getattr(module, "DEFAULT_BOTS", None)
-    return bots, dict(default) if default is not None else {module.SIDE: next(iter(bots))}
+    return dict(system.bots), dict(system.default_bots)
 
 
-def seat_names(module: ModuleType, asked: Mapping[str, str] | None = None) -> dict[str, str]:
+def seat_names(system: RuleSystem, asked: Mapping[str, str] | None = None) -> dict[str, str]:
     """The bot name on each side: the defaults, with ``asked`` (``--bot SIDE=NAME``)
     over them; SimError for a side or a name the rule system has no bot for."""
-    bots, seats = bots_of(module)
+    bots, seats = bots_of(system)
+    if not seats:
+        raise SimError(f"{system.title} seats no bot on any side (its descriptor's default_bots is empty)")
     for side, name in (asked or {}).items():
         if side not in seats:
             raise SimError(
@@ -121,7 +118,7 @@ def seat_names(module: ModuleType, asked: Mapping[str, str] | None = None) -> di
     return seats
 
 
-def _two_sided(module: ModuleType) -> bool:
+def _two_sided(module: Any) -> bool:
     return callable(getattr(module, "standings", None))
 
 
@@ -142,21 +139,22 @@ def play_one(
     bots: Mapping[str, str] | None = None,
     *,
     rules: Ruleset | None = None,
-    module: ModuleType | None = None,
+    system: RuleSystem | None = None,
 ) -> dict[str, Any]:
     """Play one game headless with a bot on every side (``bots``: side -> bot name, the
     defaults otherwise); its rank and score (solitaire) or each side's outcome and
     score (two-sided), its length and result in words, or the error and traceback if it
-    raised (or never ended). ``rules`` and ``module`` stand in for the registry's (a
+    raised (or never ended). ``rules`` and ``system`` stand in for the registry's (a
     rule system the registry does not list: the tests' two-sided one)."""
     try:
         if isinstance(source, Scenario):
             opened = source
         else:
             opened = _opened.get(source) or _opened.setdefault(source, _open(source))
-        module = module or autoplayer_module(opened.rules)
-        made, _ = bots_of(module)
-        seats = {side: made[name]() for side, name in seat_names(module, bots).items()}
+        system = system or _system(opened.rules)
+        module = _judge(system)
+        made, _ = bots_of(system)
+        seats = {side: made[name]() for side, name in seat_names(system, bots).items()}
         game = new_game(
             opened, rules or ruleset(opened.rules), seed=seed, options=dict(options), history=False
         )
@@ -208,24 +206,22 @@ def simulate(
     *,
     opened: Scenario | None = None,
     rules: Ruleset | None = None,
-    module: ModuleType | None = None,
+    system: RuleSystem | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (for each choice of option ``by``, if given) and count the
     outcomes. Game ``i`` of a group uses seed ``seed + i``. ``progress(done, total)`` is
     called after every game. ``jobs`` > 1 plays in that many processes (the same
     figures). ``bots``: side -> bot name (``--bot SIDE=NAME``). SimError (and
     DataErrors for an unreadable scenario) before any game for what cannot be run.
-    ``opened``, ``rules`` and ``module`` stand in for the registry's (one process)."""
+    ``opened``, ``rules`` and ``system`` stand in for the registry's (one process)."""
     if games < 1:
         raise SimError(f"--games must be 1 or more, got {games}")
     if opened is None:
         opened = _open(scenario_source)
-    if module is None:
-        try:
-            module = autoplayer_module(opened.rules)
-        except LookupError as exc:
-            raise SimError(str(exc)) from None
-    seat_names(module, bots)  # refuses an unknown side or bot before any game
+    given_system = system is not None
+    system = system or _system(opened.rules)
+    module = _judge(system)
+    seat_names(system, bots)  # refuses an unknown side or bot before any game
     asked = dict(bots or {})
     given = dict(options or {})
     if by is not None and by in given:
@@ -243,9 +239,9 @@ def simulate(
     total = len(jobs_list)
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
-    if rules is not None or module is not autoplayer_module_or_none(opened.rules):
+    if rules is not None or given_system:
         for job in jobs_list:  # a rule system given here, not by the registry: one process
-            results.append(play_one(opened, job[1], job[2], asked, rules=rules, module=module))
+            results.append(play_one(opened, job[1], job[2], asked, rules=rules, system=system))
             if progress is not None:
                 progress(len(results), total)
     elif jobs > 1 and total > 1:
@@ -262,7 +258,7 @@ def simulate(
     seconds = time.perf_counter() - started
     if _two_sided(module):
         return _two_sided_report(
-            opened, scenario_source, module, asked, games, seed, given, by, settings, results, seconds
+            opened, scenario_source, system, asked, games, seed, given, by, settings, results, seconds
         )
     rank_names = list(module.ranks())
 
@@ -297,11 +293,20 @@ def simulate(
     }
 
 
-def autoplayer_module_or_none(rules: str | None) -> ModuleType | None:
-    try:
-        return autoplayer_module(rules)
-    except LookupError:
-        return None
+def _system(rules: str | None) -> RuleSystem:
+    """The descriptor of a scenario's rule system; SimError when it has no bots to play it."""
+    system = rule_system(rules)
+    if system is None or system.sim is None or not system.bots:
+        with_bots = ", ".join(sorted(k for k, s in rule_systems().items() if s.sim is not None and s.bots))
+        raise SimError(f"rule system {rules or 'free'!r} has no autoplayer (rule systems with one: {with_bots})")
+    return system
+
+
+def _judge(system: RuleSystem) -> Any:
+    """What judges a finished game of ``system`` (its descriptor's ``sim()``)."""
+    if system.sim is None:
+        raise SimError(f"{system.title} has no sim() to judge a finished game")
+    return system.sim()
 
 
 def _side_counts(done: list[dict[str, Any]], sides: list[str]) -> dict[str, dict[str, Any]]:
@@ -351,7 +356,7 @@ def _per_group(
 def _two_sided_report(
     opened: Scenario,
     source: str,
-    module: ModuleType,
+    system: RuleSystem,
     asked: Mapping[str, str],
     games: int,
     seed: int,
@@ -363,7 +368,8 @@ def _two_sided_report(
 ) -> dict[str, Any]:
     """The per-side report (issue 12 item 4): who won, lost or drew, by how much, and
     how long the games took."""
-    seats = seat_names(module, asked)
+    module = _judge(system)
+    seats = seat_names(system, asked)
     sides = list(seats)
 
     def per_side(done: list[dict[str, Any]]) -> dict[str, Any]:

@@ -14,12 +14,19 @@ from twosided import bots, rules
 
 from tabletop import sim
 from tabletop.engine import savefile
+from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.game import COMMIT, PASS, REVEAL, Game, IllegalAction
 from tabletop.engine.newgame import auto_setup, new_game
+from tabletop.engine.rulesystem import RuleSystem
 from tabletop.engine.scenario import Scenario
 
 BOARD = small_map(rules.MAP_YAML)
 SCENARIO = Scenario("SKIRMISH", BOARD, "twosided", (), frozenset(), Path("skirmish.yaml"))
+#: SKIRMISH's descriptor as sim reads it: its bots, their seats and its judge
+SYSTEM = RuleSystem(
+    "twosided", "SKIRMISH", FreePlayPolicy.for_map, lambda state: FreePlayMovePolicy(),
+    ruleset=rules.ruleset, bots=bots.BOTS, default_bots=bots.DEFAULT_BOTS, sim=lambda: bots,
+)  # fmt: skip
 
 
 def started(seed: int = 1) -> Game:
@@ -205,7 +212,7 @@ def test_bot_against_bot_through_sim_reports_each_side() -> None:
 
     def run(seats: dict[str, str]) -> dict[str, object]:
         return sim.simulate(
-            "skirmish.yaml", 12, 1, bots=seats, opened=SCENARIO, rules=rules.ruleset(), module=bots
+            "skirmish.yaml", 12, 1, bots=seats, opened=SCENARIO, rules=rules.ruleset(), system=SYSTEM
         )
 
     report = run({"blue": "random"})
@@ -229,7 +236,7 @@ def test_a_game_with_no_end_is_a_draw_at_the_turn_cap(monkeypatch: pytest.Monkey
     """Item 4: where the rules have no last turn, sim stops at the cap: a draw for all."""
     monkeypatch.setattr(bots, "TURN_CAP", 1)
     monkeypatch.setattr(rules, "TO_WIN", 99)
-    report = sim.simulate("skirmish.yaml", 3, 1, opened=SCENARIO, rules=rules.ruleset(), module=bots)
+    report = sim.simulate("skirmish.yaml", 3, 1, opened=SCENARIO, rules=rules.ruleset(), system=SYSTEM)
     (group,) = report["groups"]
     assert group["draws_at_cap"] == 3 and group["sides"]["red"]["draws"] == 3
 
@@ -268,3 +275,24 @@ def test_sim_bot_flag_names_a_side_and_a_bot(capsys: pytest.CaptureFixture[str])
     assert "the bots play american, not 'german'" in capsys.readouterr().err
     assert main(["sim", "dog-sector", "--games", "1", "--by", "none", "--bot", "american=clever"]) == 2
     assert "choose one of: autoplayer" in capsys.readouterr().err
+
+
+def test_play_seats_a_named_bot_of_the_descriptor(capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 4: `play --bot SIDE=NAME` picks among the descriptor's bots, `--bot SIDE`
+    seats the side's default; an unknown name lists the ones there are."""
+    from tabletop.cli import main
+    from tabletop.games import bot, bot_names
+    from tabletop.games.dog_sector.autoplayer import AmericanAutoplayer
+
+    assert bot_names("dog_sector") == ({"american": "autoplayer"}, ["autoplayer"])
+    assert isinstance(bot("dog_sector", "american"), AmericanAutoplayer)
+    small = ["--size", "640x400"]
+    assert main(["play", "dog-sector", "--bot", "american=autoplayer", "--frames", "1", *small]) == 0
+    capsys.readouterr()
+    assert main(["play", "dog-sector", "--bot", "american=clever", "--frames", "1", *small]) == 2
+    err = capsys.readouterr().err
+    assert "--bot american=clever: DOG SECTOR has no bot 'clever'; choose one of: autoplayer" in err
+    with pytest.raises(LookupError, match="has no default bot for 'german'"):
+        bot("dog_sector", "german")
+    with pytest.raises(LookupError, match="has no bots"):
+        bot("omaha", "us")

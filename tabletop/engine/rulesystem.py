@@ -72,9 +72,11 @@ class RuleSystem:
     - ``ruleset()``: its turn sequence and procedures (None: free play on its policies);
     - ``bots``: bot name -> a factory of a new engine ``Bot``; ``default_bots``: side ->
       the bot name seated there when none is asked for;
-    - ``sim()``: the object ``tabletop sim`` judges a finished game with (``SIDE``,
-      ``autoplayer()``, ``assess(state) -> (rank, score)``, ``ranks()``, optionally
-      ``SCORE`` and ``SIM_BY``; see ``tabletop.sim``), None when it has no autoplayer;
+    - ``sim()``: the object ``tabletop sim`` judges a finished game with (solitaire:
+      ``SIDE``, ``assess(state) -> (rank, score)``, ``ranks()``, optionally ``SCORE``
+      and ``SIM_BY``; two-sided: ``standings(state)`` and optionally ``TURN_CAP``; see
+      ``tabletop.sim``), None when it has no bots; ``sim``, ``play --bot`` and the
+      window's ``b`` seat the bots named in ``bots``/``default_bots``, nowhere else;
     - ``tables()``: the tables ``tabletop tables`` prints (a list), None when it has none;
     - ``window()``: what it adds to the window (panels, overlays), None for nothing;
     - ``schema()``: the attributes its units carry and the keys of its scenarios' ``game:``
@@ -114,4 +116,6 @@ class RuleSystem:
         for side, bot in self.default_bots.items():
             if bot not in self.bots:
                 return f"rule system {self.key!r}: default bot {bot!r} for {side!r} is not one of its bots"
+        if self.sim is not None and not self.default_bots:
+            return f"rule system {self.key!r}: sim() is given, but default_bots seats no bot to play it"
         return None

@@ -41,6 +41,8 @@ __all__ = [
     "RuleSystem",
     "autoplayer",
     "autoplayer_module",
+    "bot",
+    "bot_names",
     "knowledge",
     "known_rules",
     "los_policy",
@@ -218,8 +220,38 @@ def autoplayer_module(rules: str | None) -> Any:
 
 
 def autoplayer(rules: str | None) -> Bot:
-    """A new bot playing the solitaire side of ``rules``; LookupError if it has none."""
-    made: Bot = autoplayer_module(rules).autoplayer()
+    """A new bot playing the solitaire side of ``rules`` (its sim's ``SIDE``), the
+    side's default bot; LookupError if it has none."""
+    return bot(rules, autoplayer_module(rules).SIDE)
+
+
+def bot_names(rules: str | None) -> tuple[dict[str, str], list[str]]:
+    """Rule system ``rules``'s default bot by side, and all its bot names (from its
+    descriptor: the one place a rule system's bots are listed)."""
+    system = rule_system(rules)
+    if system is None:
+        return {}, []
+    return dict(system.default_bots), list(system.bots)
+
+
+def bot(rules: str | None, side: str, name: str | None = None) -> Bot:
+    """A new bot of rule system ``rules`` for ``side``: bot ``name``, else the side's
+    default. LookupError (its message says what there is) when there is none."""
+    system = rule_system(rules)
+    defaults, names = bot_names(rules)
+    if system is None or not names:
+        with_bots = ", ".join(sorted(k for k, s in rule_systems().items() if s.bots))
+        raise LookupError(f"rule system {rules or 'free'!r} has no bots (rule systems with bots: {with_bots})")
+    if name is None:
+        if side not in defaults:
+            raise LookupError(
+                f"{system.title} has no default bot for {side!r} (its bots play {', '.join(defaults) or 'no side'}); "
+                f"name one: {', '.join(names)}"
+            )
+        name = defaults[side]
+    if name not in system.bots:
+        raise LookupError(f"{system.title} has no bot {name!r}; choose one of: {', '.join(names)}")
+    made: Bot = system.bots[name]()
     return made
 
 

@@ -78,7 +78,7 @@ class GamePanel(Component):
         self.note: str | None = None  # a note being typed
         self.typing = "note"  # what the typed line is: a "note" or "dice" rolled by hand
         self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
-        self._helper: Any = None  # the autoplayer, made once
+        self._helper: tuple[str, Any] | None = None  # (side, its default bot), made once a side
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
@@ -103,9 +103,9 @@ class GamePanel(Component):
             return None
         bot = app.seats.get(actor)
         if bot is None and self.helping == (game.state.turn, game.state.phase):
-            if self._helper is None:
-                self._helper = _autoplayer(game.rules.name)
-            bot = self._helper
+            if self._helper is None or self._helper[0] != actor:
+                self._helper = (actor, _autoplayer(game.rules.name, actor))
+            bot = self._helper[1]
         return bot
 
     def pending(self, app: App) -> Action | None:
@@ -319,8 +319,8 @@ class GamePanel(Component):
         if actor in (None, "auto", "any") or game.state.phase == SETUP:
             app.say("b: the autoplayer helps in your own phases (the rules play theirs)")
             return
-        if _autoplayer(game.rules.name) is None:
-            app.say(f"b: {game.rules.name} has no autoplayer")
+        if _autoplayer(game.rules.name, actor) is None:
+            app.say(f"b: {game.rules.name} has no bot for {actor}")
             return
         self.helping = (game.state.turn, game.state.phase)
         self.paused = False
@@ -577,12 +577,12 @@ class GamePanel(Component):
         return lines
 
 
-def _autoplayer(rules: str) -> Any:
-    """The rule system's autoplayer (a Bot), or None if it has none."""
-    from tabletop.games import autoplayer_module
+def _autoplayer(rules: str, side: str) -> Any:
+    """The rule system's default bot for ``side`` (a new Bot), or None if it has none."""
+    from tabletop.games import bot
 
     try:
-        return autoplayer_module(rules).autoplayer()
+        return bot(rules, side)
     except LookupError:
         return None
 

@@ -582,11 +582,4 @@ def autoplayer() -> AmericanAutoplayer:
     return AmericanAutoplayer()
 
 
-#: the rule system's bots by name (``tabletop sim --bot american=autoplayer``), and the
-#: one seated on each side by default (issue 12 item 4; the descriptor takes these over)
-BOTS = {"autoplayer": autoplayer}
-DEFAULT_BOTS = {AMERICAN: "autoplayer"}
-
-__all__ = [
-    "BOTS", "DEFAULT_BOTS", "SCORE", "SIDE", "SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks",
-]  # fmt: skip
+__all__ = ["SCORE", "SIDE", "SIM_BY", "AmericanAutoplayer", "assess", "autoplayer", "ranks"]
