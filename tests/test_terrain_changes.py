@@ -241,3 +241,22 @@ def test_the_minimap_is_drawn_again_when_the_ground_changes() -> None:
     app.draw(pygame.Surface((800, 600)))
     again, _ = panels.minimap_surface(app)
     assert again is not first
+
+
+def test_omaha_control_and_communication_read_the_changed_ground() -> None:
+    """E6 for Omaha (omaha 2): control and the German communication path read the live
+    ground. A US company on ground turned to sea (the project's `afloat` choice)
+    controls nothing; a path hex turned to rough is not traced through."""
+    from tabletop.games.omaha.control import communication_path, us_control
+
+    omaha = load_map("omaha")
+    state = MapState.of(omaha, [Piece("E/2/116", "infantry", omaha.hex_of("1807"), side="us")])
+    assert omaha.hex_of("1807") in us_control(state)
+    state.set_terrain(omaha.hex_of("1807"), "sea")
+    assert us_control(state) == {}
+    path = communication_path(state, "wn-70")
+    assert path is not None
+    step = path[1]
+    state.set_terrain(step, "rough")
+    after = communication_path(state, "wn-70")
+    assert after is None or step not in after

@@ -203,6 +203,10 @@ class DevilDogsMovePolicy(BaseMovePolicy):
                     f"{unit.id} is pinned but may retreat; a retreat removes its pinning token (Devil Dogs 5.8 RET, 6.2)"
                 )
         enter = dict(self.terrain_costs(board))
+        for h, kind in state.terrain_overrides().items():  # ground changed in play (E6)
+            if kind not in t.terrain_costs:
+                raise ValueError(f"{board.label(h)} is now {kind!r}, which has no Devil Dogs movement cost ({DATA.name})")
+            enter[h] = t.terrain_costs[kind]
         why_not: dict[Hex, str] = {}
         enemy = _enemy_hexes(state, unit)
         for h in enemy:

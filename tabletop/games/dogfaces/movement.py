@@ -346,7 +346,7 @@ class DogfacesMovePolicy(BaseMovePolicy):
 
 
 def _nobody_enters(state: MapState, h: Hex, table: MoveTable) -> bool:
-    spec = table.terrain.get(state.board.terrain[h])
+    spec = table.terrain.get(state.terrain_at(h))
     return spec is not None and spec.soldier is None and spec.vehicle is None
 
 

@@ -51,7 +51,7 @@ def us_control(state: MapState, rules: MoveRules | None = None) -> dict[Hex, str
     units = [
         p
         for p in _us_units(state, rules)
-        if p.type not in ctl.none and board.terrain[p.hex] not in ctl.afloat
+        if p.type not in ctl.none and state.terrain_at(p.hex) not in ctl.afloat
     ]
     out: dict[Hex, str] = {}
     for p in units:
@@ -61,17 +61,17 @@ def us_control(state: MapState, rules: MoveRules | None = None) -> dict[Hex, str
         steps = rules.steps(p)
         if least is None or steps < least:
             continue
-        low = board.terrain[p.hex] in ctl.low_from
+        low = state.terrain_at(p.hex) in ctl.low_from
         for n in neighbors(p.hex):
-            if not board.grid.contains(n) or (low and board.terrain[n] in ctl.low_not_to):
+            if not board.grid.contains(n) or (low and state.terrain_at(n) in ctl.low_not_to):
                 continue
             out.setdefault(n, f"next to {p.id} ({p.type}, {steps} steps) ({RULE})")
     for p in units:
-        if board.terrain[p.hex] not in ctl.high_from:
+        if state.terrain_at(p.hex) not in ctl.high_from:
             continue
         for n in neighbors(p.hex):
-            if board.grid.contains(n) and board.terrain[n] in ctl.high_over:
-                out.setdefault(n, f"below {p.id} on {board.terrain[p.hex]} ({RULE})")
+            if board.grid.contains(n) and state.terrain_at(n) in ctl.high_over:
+                out.setdefault(n, f"below {p.id} on {state.terrain_at(p.hex)} ({RULE})")
     return out
 
 
@@ -108,13 +108,13 @@ def communication_path(
     may_pass = occupied and region.kind == comm.pass_kind
 
     def blocked_ground(h: Hex) -> bool:
-        kind = board.terrain[h]
+        kind = state.terrain_at(h)
         if kind in comm.blocked_terrain:
             return True
         near = comm.blocked_next_to.get(kind)
         if not near:
             return False
-        return any(board.grid.contains(n) and board.terrain[n] in near for n in neighbors(h))
+        return any(board.grid.contains(n) and state.terrain_at(n) in near for n in neighbors(h))
 
     previous: dict[Hex, Hex | None] = {h: None for h in starts}
     queue = deque(starts)
@@ -129,7 +129,7 @@ def communication_path(
         for n in neighbors(h):
             if n in previous or not board.grid.contains(n) or blocked_ground(n):
                 continue
-            if n in control and not (first and may_pass and board.terrain[n] in comm.pass_terrain):
+            if n in control and not (first and may_pass and state.terrain_at(n) in comm.pass_terrain):
                 continue
             previous[n] = h
             queue.append(n)

@@ -86,7 +86,7 @@ class OmahaPolicy(BasePolicy):
             out.append(Finding("modifier", cause, RULE_ACROSS, None, float(at)))
         if ctx.range == 1:
             out.extend(self._assault(state.board, ctx))
-        out.extend(self._high_ground(state.board, ctx))
+        out.extend(self._high_ground(state, ctx))
         return out
 
     def _assault(self, board: Map, ctx: LineContext) -> list[Finding]:
@@ -107,11 +107,13 @@ class OmahaPolicy(BasePolicy):
                 out.append(Finding("modifier", cause, RULE_ASSAULT, None, at))
         return out
 
-    def _high_ground(self, board: Map, ctx: LineContext) -> list[Finding]:
+    def _high_ground(self, state: MapState, ctx: LineContext) -> list[Finding]:
         """Omaha 6.2/6.4: a high-ground position without a beach hex in its field of fire
-        cannot be the target of ranged fire."""
+        cannot be the target of ranged fire. (The fields of fire are the printed map's:
+        they do not change in play.)"""
+        board = state.board
         target = ctx.target
-        if board.terrain[target] not in self.config.high_ground:
+        if state.terrain_at(target) not in self.config.high_ground:
             return []
         f = fields(board, self.config)
         out = []
