@@ -19,7 +19,7 @@ from twosided import bots, rules
 
 from tabletop.engine import savefile
 from tabletop.engine.dice import Dice
-from tabletop.engine.game import Game
+from tabletop.engine.game import Game, IllegalAction
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.games import ruleset
@@ -113,10 +113,26 @@ def test_play_continues_after_a_load_with_fresh_dice_and_saves_again() -> None:
     assert again.state.to_json() == loaded.state.to_json()
 
 
-def test_undo_and_redo_replay_the_logged_faces() -> None:
-    """Undo winds the dice back with the position and redo gives the same faces: no
-    re-rolling by undo, secret dice or not."""
+def test_a_two_sided_game_cannot_be_taken_back_across_a_roll() -> None:
+    """No re-rolling by undo: both sides saw the faces, so a two-sided game refuses to
+    go back across a roll (a choice made again knowing them would be a reroll; and
+    after a load the secret is new, so the same position would roll new faces)."""
     game = started()
+    game.play(dict(MANY))
+    before = game.state.to_json()
+    assert game.can_undo() == (
+        f"entry {game.head} (roll) rolled dice both sides saw: a two-sided game cannot be taken back "
+        "across a roll; play on"
+    )
+    with pytest.raises(IllegalAction):
+        game.undo()
+    assert game.state.to_json() == before
+
+
+def test_solitaire_undo_and_redo_replay_the_logged_faces() -> None:
+    """A solitaire game may undo a roll: redo gives the same faces (seeded dice)."""
+    game = new_game(dog_sector(), ruleset("dog_sector"), seed=1)
+    auto_setup(game)
     first = game.play(dict(MANY)).rolls[-1].result
     game.undo()
     game.redo()

@@ -732,7 +732,10 @@ class Game:
         two-sided game no side may take back an entry that showed a side what was
         hidden from it (a reveal, a card drawn), for the side that saw it would choose
         again knowing it, and the side it was hidden from would be choosing again after
-        the other saw its choice (issue 12 item 2: undo never reveals)."""
+        the other saw its choice (issue 12 item 2: undo never reveals). Nor an entry
+        that rolled dice: both sides saw the faces, and a choice made again knowing them
+        would be a reroll (dice once rolled stay rolled; with secret dice the faces of
+        a position are the same until the game is loaded again, issue 12 item 3)."""
         if not self.two_sided:
             return None
         kept = set(self.path(index)) if index >= 0 else set()
@@ -744,6 +747,11 @@ class Game:
                 return (
                     f"entry {i} ({e.action.get('do')}) showed {', '.join(e.revealed)} what was hidden: "
                     "a two-sided game cannot be taken back across it; play on"
+                )
+            if e.rolls:
+                return (
+                    f"entry {i} ({e.action.get('do')}) rolled dice both sides saw: a two-sided game "
+                    "cannot be taken back across a roll; play on"
                 )
         return None
 
