@@ -78,6 +78,7 @@ class Map:
     _side_index: dict[Hexside, frozenset[str]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
+    _labels: dict[Hex, str] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         index: dict[Hexside, set[str]] = {}
@@ -87,8 +88,12 @@ class Map:
         self._side_index.update({k: frozenset(v) for k, v in index.items()})
 
     def label(self, h: Hex) -> str:
-        """The printed label of ``h``."""
-        return self.grid.label(h)
+        """The printed label of ``h`` (kept once worked out: rules sort and log by
+        label on every action, issue 19)."""
+        found = self._labels.get(h)
+        if found is None:
+            found = self._labels[h] = self.grid.label(h)
+        return found
 
     def hex_of(self, label: str) -> Hex:
         """The hex a printed label names (LabelError if it is not on this map)."""
