@@ -927,7 +927,8 @@ def fire_preview(state: GameState, unit_id: str, target_id: str) -> dict[str, An
     None when the unit has no line against that target); ``outcomes``: each result with
     its faces and chance (the chances sum to 1); ``friendly_fire``: the radius, its rule
     and the American hexes and units inside, whom a hit would strike instead;
-    ``refusal``: why the rules refuse this fire now (None: they allow it), with the rule.
+    ``refusal``: why the rules refuse this unit this fire (None: they allow it), with the
+    rule; ``now``: whether this is the phase units fire in, ``when`` (that phase).
     """
     try:
         unit, target = state.map.piece(unit_id), state.map.piece(target_id)
@@ -937,9 +938,6 @@ def fire_preview(state: GameState, unit_id: str, target_id: str) -> dict[str, An
     if unit.kind != "unit" or target.kind != "unit" or unit.side != t.side or target.side in (None, t.side):
         return None
     action: Action = {"do": "fire", "unit": unit.id, "target": target.id}
-    why = _why_not_fire(state, unit, action)
-    if why is None and state.phase != FIRE:
-        why = f"units fire in {PHASE_NAME[FIRE]}, not now ({state.phase})"
     out: dict[str, Any] = {
         "firer": unit.id,
         "target": target.id,
@@ -950,7 +948,9 @@ def fire_preview(state: GameState, unit_id: str, target_id: str) -> dict[str, An
         "row": None,
         "outcomes": [],
         "friendly_fire": None,
-        "refusal": why,
+        "refusal": _why_not_fire(state, unit, action),
+        "now": state.phase == FIRE,
+        "when": PHASE_NAME[FIRE],
     }
     line = t.fire_units.get(unit.type)
     if line is None or not line.may_target(target.type):
@@ -964,7 +964,8 @@ def fire_preview(state: GameState, unit_id: str, target_id: str) -> dict[str, An
         out["outcomes"].append({"result": "miss", "faces": miss, "chance": 1 - hit_chance})
     if friendly:
         victims = [p.id for p in _american_units(state) if p.hex in set(friendly)]
-        result = f"hit, but it lands on an American unit in one of {len(friendly)} hexes ({t.ff_rule})"
+        hexes = _label(state, friendly[0]) if len(friendly) == 1 else f"one of {len(friendly)} hexes"
+        result = f"hit, but it lands on an American unit in {hexes} instead ({t.ff_rule})"
     else:
         victims = []
         result = f"hit: {target.type} {target.id} {hits.hit_words(target)}"
