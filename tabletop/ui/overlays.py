@@ -406,7 +406,7 @@ class Overlays(Component):
             query = LosQuery(a, b, src_level, tgt_level, looker, looked, app.conditions)
             self._los = line_of_sight(app.state, app.los_policy, query)
             self._los_key = key
-            self._shooter = (viewer, target)
+        self._shooter = (viewer, target)
         return self._los
 
     def _fire_words(self, app: App) -> tuple[str, tuple[int, int, int]] | None:
@@ -503,7 +503,7 @@ class Overlays(Component):
     def _draw_thread_label(
         self, surface: pygame.Surface, app: App, r: LosResult, at: tuple[float, float]
     ) -> None:
-        key = self._los_key
+        key = (self._los_key, self._shooter, app.play.head, len(app.play.entries))  # the fire line too
         cached = self._labels.get("los")
         if cached is None or cached[0] != key:
             lines: list[tuple[str, tuple[int, int, int]]] = [
