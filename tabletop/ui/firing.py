@@ -26,13 +26,14 @@ from typing import Any, ClassVar
 import pygame
 
 from tabletop.engine.actions import Where, where
+from tabletop.engine.areas import radius
 from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.pieces import Piece
 from tabletop.hexgrid import Hex, LabelError
 
 from . import theme
 from .app import App, Component
-from .overlays import ATTACK, CASING, _target_unit, _text_box, _thick_line, _wrap, place_near
+from .overlays import ATTACK, CASING, _boundary, _target_unit, _text_box, _thick_line, _wrap, place_near
 
 FIRE = (204, 121, 167)  # the fire line and the firer's ring
 HIT = theme.LOS_BLOCKED
@@ -95,6 +96,7 @@ class Firing(Component):
         self._answers: tuple[Hashable, Preview | None] | None = None
         self._boxes: dict[str, tuple[Hashable, pygame.Surface]] = {}
         self.boxes: dict[str, pygame.Rect] = {}  # where its boxes went this frame (others avoid them)
+        self._radius: tuple[Hashable, Any] | None = None  # the friendly-fire radius's edge, in world units
 
     # --- what to show ---------------------------------------------------------------
 
@@ -178,7 +180,7 @@ class Firing(Component):
 
     def draw_over(self, surface: pygame.Surface, app: App) -> None:
         self.boxes = {}
-        for fire, result in self.shown_fires(app):
+        for fire, result in reversed(self.shown_fires(app)):  # the played one's result on top
             self._draw_fire(surface, app, fire, result)
         found = self.preview(app)
         if found is not None:
@@ -229,11 +231,25 @@ class Firing(Component):
         _ring(surface, b, s * 0.62, width, colour)
         ff = answer.get("friendly_fire")
         if ff:
+            self._draw_radius(surface, app, target.hex, int(ff.get("radius") or 0))
             for h in self._hexes(app, tuple(ff.get("hexes", ()))):
                 _ring(surface, app.screen_of(h), s * 0.8, max(3, width), theme.HIGHLIGHT)
         lines = self._preview_lines(app, firer, target, answer)
         img = self._box("preview", tuple(lines), lines, colour)
         self.boxes["preview"] = _blit_near(surface, app, img, b, s * 0.7, above=True)  # the thread's: below
+
+    def _draw_radius(self, surface: pygame.Surface, app: App, centre: Hex, size: int) -> None:
+        """The edge of the rules' friendly-fire radius around the target (areas.radius)."""
+        if size <= 0:
+            return
+        key = (centre, size, id(app.board))
+        if self._radius is None or self._radius[0] != key:
+            self._radius = (key, _boundary(app, set(radius(centre, size, board=app.board))))
+        width = max(2, round(app.camera.scale * 0.06))
+        for (x0, y0), (x1, y1) in self._radius[1].tolist():
+            p, q = app.camera.to_screen(x0, y0), app.camera.to_screen(x1, y1)
+            _thick_line(surface, CASING, p, q, width + 3, caps=True)
+            _thick_line(surface, theme.HIGHLIGHT, p, q, width, caps=True)
 
     def _preview_lines(
         self, app: App, firer: Piece, target: Piece, answer: Preview

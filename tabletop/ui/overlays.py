@@ -551,6 +551,8 @@ class Overlays(Component):
             self._vs_job = None
             return None
         source, viewer = src
+        if _viewer_fires(app):
+            viewer = None  # what the hex sees, not where the unit may fire (finding 8)
         level = self._level(app, source, viewer, self.source_rise)
         key = (source, level, viewer, app.conditions, app.state.version, id(app.state))
         if key == self._vs_key:
