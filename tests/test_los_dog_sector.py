@@ -260,8 +260,9 @@ def dog_sector() -> MapState:
 def test_the_target_must_be_in_the_same_or_an_adjacent_section(
     dog_sector: MapState, source: str, target: str, verdict: str
 ) -> None:
-    # DOG SECTOR phases 4 and 6: target in the same or an adjacent map section.
-    result = shot(dog_sector, source, target)
+    # DOG SECTOR phases 4 and 6: target in the same or an adjacent map section (a rule
+    # of fire: a tank, which has no range limit, fires).
+    result = shot(dog_sector, source, target, ("american", "tank"))
     assert result.result == verdict
 
 
@@ -290,23 +291,34 @@ def test_a_hex_outside_every_section_cannot_be_targeted() -> None:
     text = "name: t\nrules: dog_sector\ngrid: {orientation: flat, offset: odd-q, columns: 1, rows: 4}\n"
     text += TERRAIN + "default_terrain: beach\nregions:\n  section-1: {kind: section, rows: [1, 2]}\n"
     state = MapState.of(small_map(text))
-    result = shot(state, "0101", "0104")
+    result = shot(state, "0101", "0104", ("american", "tank"))
     assert causes(result) == ["target hex 0104 is in no map section"]
 
 
 def test_a_map_without_sections_skips_the_section_rule_and_says_so() -> None:
     # DOG SECTOR phases 4 and 6 need sections; a map without them cannot apply the rule.
     state = ground(". .\n. .", sectioned=False)
-    result = shot(state, "0101", "0202")
+    result = shot(state, "0101", "0202", ("american", "tank"))
     assert result.result == "clear"
     assert "the map has no sections: section rule not applied" in notes(result)
 
 
-def test_with_no_firing_unit_only_line_of_sight_and_sections_are_judged(dog_sector: MapState) -> None:
+def test_with_no_firing_unit_only_line_of_sight_is_judged(dog_sector: MapState) -> None:
     # DOG SECTOR phases 4 and 6: ranges and restrictions need the firer's type and side.
     result = shot(dog_sector, "0102", "1005")  # from the sea, range 9, nobody firing
     assert result.result == "clear"
-    assert any(n.startswith("no firing unit given") and "no range limit" in n for n in notes(result))
+    assert any(n.startswith("no firing unit given") and "range limits" in n for n in notes(result))
+
+
+def test_two_empty_hexes_sections_apart_see_each_other_and_a_firer_there_may_not_fire() -> None:
+    # Issue 13 finding 8: sight and fire are two questions. Phase 6's sight is blocked
+    # only by American units on hilltop or trench hexes; the section rule (phases 4 and
+    # 6) is a rule of fire, judged for a firing unit.
+    state = MapState.of(load_map("dog-sector"))
+    seen = shot(state, "0105", "1605")  # section-1 -> section-4, nobody there
+    assert seen.result == "clear"
+    fired = shot(state, "0105", "1605", ("american", "tank"))
+    assert causes(fired) == ["target not in the same or an adjacent section (section-1 -> section-4)"]
 
 
 # ----------------------------------------------------------------------------- ranges

@@ -185,7 +185,7 @@ def test_the_blocking_hex_is_crossed_out_and_the_label_names_the_cause() -> None
     assert pixel(surface, (x - r, y - r)) == theme.LOS_BLOCKED  # an arm of the X, off the thread
     overlays = app.overlay_component()
     text = overlays._summary(app, overlays._thread(app))
-    assert "woods in 0503" in text and "range 8" in text
+    assert "blocked at 0503: woods" in text and "range 8" in text  # as `tabletop los` words it
 
 
 def test_with_the_mode_off_left_clicks_are_left_for_the_counters() -> None:

@@ -8,12 +8,19 @@ building collapses to rubble). Free play is made of them; in a
 rule system's game they are the player's *edits* (``"edit": true``): changes outside the
 rules, made on purpose and logged as such. Each is checked before it changes anything,
 so a bad action is refused with the reason.
+
+Any action may also name where it happens, for the window to draw (issue 13 finding 2:
+German fire was text only): ``"where": [{"kind": "fire", "hexes": ["0405", "0607"],
+"units": ["G1", "A3"], "roll": 0}]``, read by ``where``. The rules that make the action
+fill it; no rule reads it, and an action without it (every older save) is drawn as
+before.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from tabletop.hexgrid import LabelError
 
@@ -46,6 +53,53 @@ GENERIC = frozenset(
 CARRIED = "carried"  # the box of units aboard another (the carrier lists them in ``carrying``)
 # harmless in any phase of any game: a player's own rolls and notes, logged
 TABLE_ACTIONS = frozenset({"roll", "note"})
+
+WHERE = "where"  # the action key that names where it happens
+Kind = Literal["move", "fire", "hit", "miss", "place", "remove"]
+KINDS: tuple[Kind, ...] = ("move", "fire", "hit", "miss", "place", "remove")
+
+
+@dataclass(frozen=True)
+class Where:
+    """One thing an action does somewhere: its ``kind``, the hexes it happens in, in
+    order (a move's path; a fire's firer then target), the units it concerns (the
+    firer first), and, for a result decided by dice, which of the action's rolls
+    (``Entry.rolls`` index) says it (the roll's outcome is the result, in the rules'
+    words)."""
+
+    kind: Kind
+    hexes: tuple[str, ...]
+    units: tuple[str, ...] = ()
+    roll: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": list(self.hexes)}
+        if self.units:
+            out["units"] = list(self.units)
+        if self.roll is not None:
+            out["roll"] = self.roll
+        return out
+
+
+def where(action: Mapping[str, Any]) -> tuple[Where, ...]:
+    """Where ``action`` says it happens; () when it says nothing. What is not well formed
+    (a save edited by hand) is left out rather than refused: it is only drawn."""
+    found = action.get(WHERE)
+    if not isinstance(found, list):
+        return ()
+    out = []
+    for item in found:
+        if not isinstance(item, dict) or item.get("kind") not in KINDS:
+            continue
+        hexes, units, roll = item.get("hexes"), item.get("units", []), item.get("roll")
+        if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
+            continue
+        if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+            continue
+        if roll is not None and (type(roll) is not int or roll < 0):
+            roll = None
+        out.append(Where(item["kind"], tuple(hexes), tuple(units), roll))
+    return tuple(out)
 
 
 def _label_error(state: GameState, label: Any) -> str | None:

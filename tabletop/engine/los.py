@@ -12,12 +12,22 @@ Knows no rule system: the policy is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Literal, NamedTuple, Protocol
 
-from tabletop.hexgrid import Graze, Hex, Hexside, Traversal, distance, hexside, relative_traversal, traverse
+from tabletop.hexgrid import (
+    DIRECTIONS,
+    Graze,
+    Hex,
+    Hexside,
+    Traversal,
+    distance,
+    hexside,
+    relative_traversal,
+    traverse,
+)
 from tabletop.hexgrid.traversal import CACHE_REACH, FAR_ENTRIES
 
 from .pieces import MapState, Piece
@@ -29,6 +39,13 @@ from .pieces import MapState, Piece
 #: "never"  - grazed hexes never count.
 GrazeRule = Literal["both", "either", "never"]
 GRAZE_RULES: tuple[GrazeRule, ...] = ("both", "either", "never")
+#: Why a graze counts under each rule, said in a grazed finding's cause unless the policy
+#: says it in its own words (an optional ``graze_reason`` attribute naming its rule).
+GRAZE_REASONS: dict[GrazeRule, str] = {
+    "either": "a hex the line only touches counts as crossed (grazing rule 'either')",
+    "both": "a run along a hexside counts when the hexes on both sides have the effect (grazing rule 'both')",
+    "never": "a hex the line only touches never counts (grazing rule 'never')",
+}
 
 Severity = Literal["block", "hinder", "modifier", "note"]
 Verdict = Literal["clear", "hindered", "blocked"]
@@ -288,7 +305,11 @@ def line_of_sight(state: MapState, policy: LosPolicy, query: LosQuery) -> LosRes
     )
     ctx = LineContext(query, rel, distance(source, target), src_level, tgt_level)
     static = policy.static_obstacles(state)
-    found = _static_findings(static, source, rel) if static is not None else _hex_findings(state, policy, ctx)
+    found = (
+        _static_findings(static, source, rel, _Grazes.of(state, policy) if rel.grazed else None)
+        if static is not None
+        else _hex_findings(state, policy, ctx)
+    )
     found.extend(_hexside_findings(state, policy, ctx))
     final = policy.judge(state, ctx, found)
     final = final + policy.end_modifiers(state, ctx)
@@ -347,7 +368,33 @@ def _interior_of(dq: int, dr: int) -> tuple[tuple[int, int, float], ...]:
     return tuple((q, r, rel.spans[i][0] / d) for i, (q, r) in enumerate(rel.crossed[1:-1], start=1))
 
 
-def _static_findings(static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal) -> list[Finding]:
+class _Grazes(NamedTuple):
+    """What a grazed finding's cause is written with: hex labels and the policy's reason."""
+
+    label: Callable[[Hex], str]
+    reason: str
+
+    @classmethod
+    def of(cls, state: MapState, policy: LosPolicy) -> _Grazes:
+        board = state.board
+
+        def label(h: Hex) -> str:
+            return board.label(h) if board.grid.contains(h) else f"off the map ({h.q},{h.r})"
+
+        reason = getattr(policy, "graze_reason", None) or GRAZE_REASONS[policy.grazing]
+        return cls(label, reason)
+
+    def where(self, g: Graze, h: Hex) -> str:
+        """Where the line touches ``h`` (the grazed hex as placed on the map), in words."""
+        if g.side is not None:
+            other = h + DIRECTIONS[g.side]
+            return f"the line runs along the hexside between {self.label(h)} and {self.label(other)}"
+        return f"the line passes through a corner of {self.label(h)}"
+
+
+def _static_findings(
+    static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal, words: _Grazes | None
+) -> list[Finding]:
     """Per-hex findings when the policy's obstacles do not depend on the query; grazes
     are read by ``_resolve_grazes``. The hot path of a single query."""
     out: list[Finding] = []
@@ -358,12 +405,14 @@ def _static_findings(static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal
         ob = get(key)  # type: ignore[call-overload]
         if ob is not None:
             out.append(_new(Finding, (ob.severity, ob.cause, ob.rule, _new(Hex, key), at, ob.amount, False)))
-    if rel.grazed:
-        out.extend(_static_grazes(static, source, rel))
+    if words is not None:  # given exactly when the line grazes something
+        out.extend(_static_grazes(static, source, rel, words))
     return out
 
 
-def _static_grazes(static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal) -> list[Finding]:
+def _static_grazes(
+    static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal, words: _Grazes
+) -> list[Finding]:
     grazing: GrazeRule = getattr(static, "grazing", "both")
     if grazing == "never":
         return []
@@ -372,7 +421,7 @@ def _static_grazes(static: Mapping[Hex, Obstacle], source: Hex, rel: Traversal) 
     for g in rel.grazed:
         h = _new(Hex, (g.hex[0] + aq, g.hex[1] + ar))
         placed.append((g, h, static.get(h)))
-    return list(_resolve_grazes(grazing, placed, rel.denominator))
+    return list(_resolve_grazes(grazing, placed, rel.denominator, words))
 
 
 def _hex_findings(state: MapState, policy: LosPolicy, ctx: LineContext) -> list[Finding]:
@@ -388,7 +437,7 @@ def _hex_findings(state: MapState, policy: LosPolicy, ctx: LineContext) -> list[
             out.append(Finding.of(ob, h, enter / t.denominator))
     if policy.grazing != "never" and t.grazed:
         placed = [(g, g.hex, policy.hex_obstacle(state, g.hex, ctx)) for g in t.grazed if on_map(g.hex)]
-        out.extend(_resolve_grazes(policy.grazing, placed, t.denominator))
+        out.extend(_resolve_grazes(policy.grazing, placed, t.denominator, _Grazes.of(state, policy)))
     return out
 
 
@@ -424,10 +473,15 @@ _RANK = {"hinder": 1, "block": 2}
 
 
 def _resolve_grazes(
-    grazing: GrazeRule, placed: Sequence[tuple[Graze, Hex, Obstacle | None]], denominator: int
+    grazing: GrazeRule,
+    placed: Sequence[tuple[Graze, Hex, Obstacle | None]],
+    denominator: int,
+    words: _Grazes,
 ) -> Iterable[Finding]:
     """Findings from grazed hexes (each with the hex where it lies on the map and its
-    obstacle) under a grazing rule.
+    obstacle) under a grazing rule. Each cause says that the hex was only grazed, where
+    (the hexside, between which hexes, or the corner) and why that counts (issue 13
+    finding 12: "blocked by woods 1708" read as if the line went through 1708).
 
     A hexside run touches two hexes over the same stretch; a corner touch is one hex at
     one point. A run with one side off the map has only one side walled.
@@ -437,23 +491,25 @@ def _resolve_grazes(
     if grazing == "either":
         for g, h, ob in placed:
             if ob is not None and ob.severity in _RANK:
-                yield Finding.of(ob, h, g.start / denominator, grazed=True)
+                cause = f"{ob.cause}, only grazed: {words.where(g, h)}; {words.reason}"
+                yield Finding(ob.severity, cause, ob.rule, h, g.start / denominator, ob.amount, True)
         return
     # "both": only a hexside run walled in on both sides counts, at the weaker effect.
-    runs: dict[tuple[int, int], list[tuple[Hex, Obstacle]]] = {}
+    runs: dict[tuple[int, int], list[tuple[Graze, Hex, Obstacle]]] = {}
     for g, h, ob in placed:
         if g.side is not None and ob is not None and ob.severity in _RANK:
-            runs.setdefault((g.start, g.end), []).append((h, ob))
+            runs.setdefault((g.start, g.end), []).append((g, h, ob))
     for (start, _end), pair in runs.items():
         if len(pair) != 2:
             continue
-        (h1, o1), (h2, o2) = pair
+        (g1, h1, o1), (_, h2, o2) = pair
         (weaker, where), other = (
             ((o1, h1), o2) if _RANK[o1.severity] <= _RANK[o2.severity] else ((o2, h2), o1)
         )
         both = Obstacle(
             weaker.severity,
-            f"{weaker.cause} and {other.cause} on both sides of the hexside the line runs along",
+            f"{weaker.cause} and {other.cause} on both sides of the hexside the line runs along, "
+            f"only grazed: {words.where(g1, h1)}; {words.reason}",
             weaker.rule,
             weaker.amount,
         )

@@ -79,6 +79,7 @@ WARN = theme.HIGHLIGHT
 RING_EDGE = (245, 245, 245)
 CASING = theme.LOS_CASING
 STATUS_LINE = 24  # pixels kept free at the very bottom for a status line
+LABEL_WIDTH = 520  # the thread's box wraps its longer lines at this many pixels
 LEGEND_MARGIN = 8
 
 Pts = list[tuple[float, float]]
@@ -180,6 +181,7 @@ class Overlays(Component):
         self._drag_from: Hex | None = None
         self._los_key: Hashable = None
         self._los: LosResult | None = None
+        self._shooter: tuple[Piece | None, Piece | None] = (None, None)  # the thread's ends' units
         self._vs_pin: Hex | None = None
         self._vs_key: Hashable = None
         self._vs: dict[Hex, Verdict] | None = None
@@ -194,6 +196,7 @@ class Overlays(Component):
         self._memos: dict[str, tuple[Hashable, Any]] = {}
         self._labels: dict[str, tuple[Hashable, pygame.Surface]] = {}
         self._hatch: tuple[float, pygame.Surface] | None = None
+        self.legend_rect: pygame.Rect | None = None  # where the legend was last drawn
 
     # --- scripted views (render, tests) ---------------------------------------------
 
@@ -367,13 +370,15 @@ class Overlays(Component):
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         entries = self._legend_entries(app)
         if not entries:
+            self.legend_rect = None
             return
         key = tuple(entries)
         cached = self._labels.get("legend")
         if cached is None or cached[0] != key:
             cached = self._labels["legend"] = (key, _legend(entries))
         img = cached[1]
-        surface.blit(img, _legend_place(surface, app, img.get_size()))
+        self.legend_rect = pygame.Rect(_legend_place(surface, app, img.get_size()), img.get_size())
+        surface.blit(img, self.legend_rect)
 
     # --- line of sight --------------------------------------------------------------
 
@@ -395,12 +400,26 @@ class Overlays(Component):
         target = _target_unit(app, b, viewer)
         src_level = self._level(app, a, viewer, self.source_rise)
         tgt_level = self._level(app, b, target, self.target_rise)
-        key = (a, b, src_level, tgt_level, viewer, target, app.conditions, app.state.version, id(app.state))
+        looker, looked = (None, None) if _viewer_fires(app) else (viewer, target)
+        key = (a, b, src_level, tgt_level, looker, looked, app.conditions, app.state.version, id(app.state))
         if key != self._los_key:
-            query = LosQuery(a, b, src_level, tgt_level, viewer, target, app.conditions)
+            query = LosQuery(a, b, src_level, tgt_level, looker, looked, app.conditions)
             self._los = line_of_sight(app.state, app.los_policy, query)
             self._los_key = key
+        self._shooter = (viewer, target)
         return self._los
+
+    def _fire_words(self, app: App) -> tuple[str, tuple[int, int, int]] | None:
+        """Whether the unit at the thread's source may fire at the unit at its target,
+        as the rules answer it (issue 13 finding 8: a separate line, never the thread's
+        colour); None when no fire is in question (no unit at an end, or no enemy)."""
+        from .firing import fire_answer, fire_line  # firing draws with this module's helpers
+
+        viewer, target = self._shooter
+        if viewer is None or target is None or not viewer.side or target.side in (None, viewer.side):
+            return None
+        answer = fire_answer(app, viewer, target)
+        return None if answer is None else fire_line(answer)
 
     def _level(self, app: App, h: Hex, piece: Piece | None, rise: int) -> int | None:
         """None (the rule system's own reading of the hex) unless raised or lowered."""
@@ -468,7 +487,12 @@ class Overlays(Component):
             pygame.draw.circle(surface, CASING, p, width * 1.6 + 2, 3 + 2)
             pygame.draw.circle(surface, theme.LOS_BLOCKED, p, width * 1.6, 3)
             first = r.blocking[0]
-            if first.hex is not None:
+            side = _grazed_side(app, r, first)
+            if side is not None:  # only grazed: mark the hexside the line runs along, not the hex
+                p, q = side
+                _thick_line(surface, CASING, p, q, width + 6, caps=True)
+                _thick_line(surface, theme.LOS_BLOCKED, p, q, width + 2, caps=True)
+            elif first.hex is not None:
                 _cross(surface, app.screen_of(first.hex), max(6.0, s * 0.32), max(3, width - 1))
         # ends: the source a dot, the target a ring in the verdict's colour
         pygame.draw.circle(surface, CASING, a, width + 3)
@@ -479,7 +503,7 @@ class Overlays(Component):
     def _draw_thread_label(
         self, surface: pygame.Surface, app: App, r: LosResult, at: tuple[float, float]
     ) -> None:
-        key = self._los_key
+        key = (self._los_key, self._shooter, app.play.head, len(app.play.entries))  # the fire line too
         cached = self._labels.get("los")
         if cached is None or cached[0] != key:
             lines: list[tuple[str, tuple[int, int, int]]] = [
@@ -490,23 +514,22 @@ class Overlays(Component):
             ]
             first = _first_cause(r)
             if first is not None:
-                lines.append((_finding_text(app, first), theme.PANEL_TEXT))
+                for part in _wrap(_finding_text(app, first), LABEL_WIDTH):
+                    lines.append((part, theme.PANEL_TEXT))
                 lines.append((first.rule, theme.PANEL_DIM))
             if self.source_rise or self.target_rise or app.view.has_elevation:
                 lines.append((f"levels {r.source_level} -> {r.target_level}", theme.PANEL_DIM))
             for f in r.modifiers[:2]:
                 lines.append((f"{f.cause} ({f.rule})", theme.PANEL_DIM))
+            fire = self._fire_words(app)
+            if fire is not None:  # a second question, with its own answer and look
+                lines.append(("fire (the rules, not the line):", theme.PANEL_DIM))
+                text, colour = fire
+                lines.extend((part, colour) for part in _wrap(text, LABEL_WIDTH))
             cached = self._labels["los"] = (key, _text_box(lines, theme.VERDICT_COLOURS[r.result]))
         img = cached[1]
-        w, h = surface.get_size()
         off = _thread_width(app) * 2 + 8
-        x = at[0] + off if at[0] + off + img.get_width() <= w else at[0] - off - img.get_width()
-        y = (
-            at[1] + off
-            if at[1] + off + img.get_height() <= h - STATUS_LINE
-            else at[1] - off - img.get_height()
-        )
-        surface.blit(img, (max(0, x), max(0, y)))
+        surface.blit(img, place_near(surface, app, img.get_size(), at, off))
 
     # --- viewshed -------------------------------------------------------------------
 
@@ -528,6 +551,8 @@ class Overlays(Component):
             self._vs_job = None
             return None
         source, viewer = src
+        if _viewer_fires(app):
+            viewer = None  # what the hex sees, not where the unit may fire (finding 8)
         level = self._level(app, source, viewer, self.source_rise)
         key = (source, level, viewer, app.conditions, app.state.version, id(app.state))
         if key == self._vs_key:
@@ -841,7 +866,7 @@ class Overlays(Component):
             out.append(("line", theme.LOS_HINDERED, "hindered from here on"))
             out.append(("line", theme.LOS_BLOCKED, "blocked from here on"))
             out.append(("outline", GRAZED, "grazed: the line runs along its edge"))
-            out.append(("cross", theme.LOS_BLOCKED, "the blocking hex"))
+            out.append(("cross", theme.LOS_BLOCKED, "the blocking hex (a bar: the hexside it grazes)"))
             if self.source_rise or self.target_rise:
                 out.append(
                     (
@@ -983,6 +1008,47 @@ def _legend_place(surface: pygame.Surface, app: App, size: tuple[int, int]) -> t
     return (LEGEND_MARGIN, bottom - size[1])
 
 
+def taken_boxes(app: App) -> list[pygame.Rect]:
+    """Where the components' boxes were last drawn (the panels' ``boxes``, the game box's
+    ``box``, the overlay legend): a label near the map should cover none of them."""
+    out: list[pygame.Rect] = []
+    for c in app.components:
+        boxes = getattr(c, "boxes", None)
+        if isinstance(boxes, dict):
+            out.extend(r for k, r in boxes.items() if isinstance(r, pygame.Rect) and k != "help")
+        box = getattr(c, "box", None)
+        if isinstance(box, pygame.Rect) and box.width:
+            out.append(box)
+        legend = getattr(c, "legend_rect", None)
+        if isinstance(legend, pygame.Rect):
+            out.append(legend)
+    return out
+
+
+def place_near(
+    surface: pygame.Surface,
+    app: App,
+    size: tuple[int, int],
+    at: tuple[float, float],
+    off: float,
+    *,
+    above: bool = False,
+) -> tuple[int, int]:
+    """Where a box of ``size`` goes beside the point ``at`` (``off`` pixels away): the
+    first corner around it (below first, or above first) inside the window, above the
+    status line and clear of the other boxes; else the first inside the window."""
+    w, h = surface.get_size()
+    bw, bh = size
+    xs = (at[0] + off, at[0] - off - bw)
+    ys = (at[1] - off - bh, at[1] + off) if above else (at[1] + off, at[1] - off - bh)
+    spots = [pygame.Rect(round(x), round(y), bw, bh) for y in ys for x in xs]
+    inside = [r for r in spots if r.left >= 0 and r.top >= 0 and r.right <= w and r.bottom <= h - STATUS_LINE]
+    taken = taken_boxes(app)
+    clear = [r for r in inside if r.collidelist(taken) < 0]
+    best = (clear or inside or spots)[0]
+    return (max(0, min(w - bw, best.x)), max(0, min(h - STATUS_LINE - bh, best.y)))
+
+
 def _first_unit(app: App, h: Hex) -> Piece | None:
     units = app.state.units_at(h)
     return units[0] if units else None
@@ -1007,9 +1073,52 @@ def _first_cause(r: LosResult) -> Finding | None:
 
 
 def _finding_text(app: App, f: Finding) -> str:
-    verb = "blocked by" if f.severity == "block" else "hindered by"
-    where = f" in {app.board.grid.label(f.hex)}" if f.hex is not None else ""
-    return f"{verb} {f.cause}{where}"
+    """A finding as ``tabletop los`` words it: where, then the engine's cause (a grazed
+    hex says so, with the hexside and why it counts: issue 13 finding 12)."""
+    verb = "blocked" if f.severity == "block" else "hindered"
+    where = f" at {app.board.grid.label(f.hex)}" if f.hex is not None else ""
+    return f"{verb}{where}: {f.cause}"
+
+
+def _grazed_side(
+    app: App, r: LosResult, f: Finding
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The screen ends of the hexside a grazed finding's line runs along, or None (a hex
+    crossed, or a corner touched)."""
+    if not f.grazed or f.hex is None:
+        return None
+    g = next((g for g in r.grazed if g.hex == f.hex and g.side is not None), None)
+    if g is None or g.side is None:
+        return None
+    layout = app.view.layout
+    i, j = _side_corners(app)[g.side]
+    cx, cy = layout.center(f.hex)
+    ends = []
+    for k in (i, j):
+        ox, oy = layout.corner_offset(k)
+        ends.append(app.camera.to_screen(cx + ox, cy + oy))
+    return ends[0], ends[1]
+
+
+def _viewer_fires(app: App) -> bool:
+    """Whether the rule system's verdict for a viewer is a fire verdict (its rules of
+    fire added to sight): then the thread, which shows sight, is asked without one."""
+    return bool(getattr(app.los_policy, "viewer_fires", False))
+
+
+def _wrap(text: str, width: int, size: int = 17) -> list[str]:
+    """``text`` cut at spaces into lines no wider than ``width`` pixels."""
+    f = theme.font(size)
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and f.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
 
 
 def _colour_runs(r: LosResult) -> list[tuple[float, tuple[int, int, int]]]:

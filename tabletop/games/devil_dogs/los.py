@@ -68,6 +68,9 @@ class DevilDogsPolicy(BasePolicy):
     # touches such a hex, along a hexside or through a corner, still meets a portion of
     # it, so a grazed hex counts as if crossed (the project's reading of "any portion").
     grazing: GrazeRule = "either"
+    graze_reason = (
+        "a hex the line only touches counts as crossed: 7.1's \"any portion\" (the project's reading)"
+    )
 
     def __init__(self, table: LosTable | None = None) -> None:
         self.table = table if table is not None else default_table()

@@ -912,3 +912,69 @@ def unit_choices(state: GameState, unit_id: str, phase_key: str) -> list[Action]
         return []
     candidates = _activity_candidates(state, unit) if phase_key == ACTIVITY else _fire_candidates(state, unit)
     return [a for a in candidates if refusal(state, a) is None]
+
+
+# ------------------------------------------------------------- the fire preview (window)
+
+
+def fire_preview(state: GameState, unit_id: str, target_id: str) -> dict[str, Any] | None:
+    """What American unit ``unit_id`` firing at German unit ``target_id`` would be, from
+    the functions ``apply`` fires with (``hit_number``, ``friendly_fire_hexes``,
+    ``hits.hit_effect``, ``refusal``), for the window to show before the click (issue 13
+    finding 11). None when it is no such pair. Plain data:
+
+    ``from``/``to``/``range``; ``table`` and ``row`` (the Table 6 line and hit number,
+    None when the unit has no line against that target); ``outcomes``: each result with
+    its faces and chance (the chances sum to 1); ``friendly_fire``: the radius, its rule
+    and the American hexes and units inside, whom a hit would strike instead;
+    ``refusal``: why the rules refuse this unit this fire (None: they allow it), with the
+    rule; ``now``: whether this is the phase units fire in, ``when`` (that phase).
+    """
+    try:
+        unit, target = state.map.piece(unit_id), state.map.piece(target_id)
+    except KeyError:
+        return None
+    t = tables()
+    if unit.kind != "unit" or target.kind != "unit" or unit.side != t.side or target.side in (None, t.side):
+        return None
+    action: Action = {"do": "fire", "unit": unit.id, "target": target.id}
+    out: dict[str, Any] = {
+        "firer": unit.id,
+        "target": target.id,
+        "from": _label(state, unit.hex),
+        "to": _label(state, target.hex),
+        "range": distance(unit.hex, target.hex),
+        "table": t.fire_table,
+        "row": None,
+        "outcomes": [],
+        "friendly_fire": None,
+        "refusal": _why_not_fire(state, unit, action),
+        "now": state.phase == FIRE,
+        "when": PHASE_NAME[FIRE],
+    }
+    line = t.fire_units.get(unit.type)
+    if line is None or not line.may_target(target.type):
+        return out
+    need, bonus = hit_number(state, unit, target)
+    out["row"] = f"{unit.type}: {_faces(need)} hits" + (f", {bonus}" if bonus else "")
+    friendly = friendly_fire_hexes(state, unit.id, target.id)
+    hit_chance = (7 - need) / 6
+    miss = "" if need == 1 else ("1" if need == 2 else f"1-{need - 1}")
+    if miss:
+        out["outcomes"].append({"result": "miss", "faces": miss, "chance": 1 - hit_chance})
+    if friendly:
+        victims = [p.id for p in _american_units(state) if p.hex in set(friendly)]
+        hexes = _label(state, friendly[0]) if len(friendly) == 1 else f"one of {len(friendly)} hexes"
+        result = f"hit, but it lands on an American unit in {hexes} instead ({t.ff_rule})"
+    else:
+        victims = []
+        result = f"hit: {target.type} {target.id} {hits.hit_words(target)}"
+    out["outcomes"].append({"result": result, "faces": _faces(need), "chance": hit_chance})
+    if unit.type in t.ff_units and not (unit.type in t.ff_not_adjacent and out["range"] <= 1):
+        out["friendly_fire"] = {
+            "radius": t.ff_radius,
+            "rule": t.ff_rule,
+            "hexes": [_label(state, h) for h in friendly],
+            "units": victims,
+        }
+    return out

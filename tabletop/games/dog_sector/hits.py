@@ -147,12 +147,13 @@ def hit(state: GameState, unit_id: str, cause: str) -> list[str]:
     if piece.kind != "unit":
         raise ValueError(f"{unit_id!r} is a marker, not a unit: markers take no hits")
     rule = t.of(piece.side, piece.type)
-    if rule.effect == "reduce" and piece.steps > 1:
+    effect = hit_effect(piece)
+    if effect == "reduce":
         state.map.update(replace(piece, steps=piece.steps - 1))
         state.mark(t.targeted_mark, unit_id)
         left = f"{piece.steps - 1} of {rule.steps} steps left"
         return [f"{describe(state, piece)} is reduced, {left} ({cause})"]
-    if rule.effect == "immobilize" and not piece.has(t.immobilized_status):
+    if effect == "immobilize":
         state.map.update(replace(piece, status=piece.status | {t.immobilized_status}))
         state.mark(t.targeted_mark, unit_id)
         return [f"{describe(state, piece)} is immobilized ({cause})"]
@@ -161,6 +162,26 @@ def hit(state: GameState, unit_id: str, cause: str) -> list[str]:
     elif rule.effect == "reduce":
         cause = f"hit when reduced; {cause}"
     return eliminate(state, unit_id, cause)
+
+
+def hit_effect(piece: Piece) -> Effect:
+    """What one hit does to ``piece`` now (``hit`` does it; the window's fire preview says
+    it): a step lost while it has one to spare, immobilized once, else eliminated."""
+    t = tables()
+    rule = t.of(piece.side, piece.type)
+    if rule.effect == "reduce" and piece.steps > 1:
+        return "reduce"
+    if rule.effect == "immobilize" and not piece.has(t.immobilized_status):
+        return "immobilize"
+    return "eliminate"
+
+
+def hit_words(piece: Piece) -> str:
+    """``hit_effect`` in words: "reduced to 1 of 2 steps", "immobilized", "eliminated"."""
+    effect = hit_effect(piece)
+    if effect == "reduce":
+        return f"reduced to {piece.steps - 1} of {full_steps(piece)} steps"
+    return "immobilized" if effect == "immobilize" else "eliminated"
 
 
 def pin(state: GameState, hex: Hex, cause: str) -> list[str]:

@@ -11,8 +11,11 @@ choices where the text is silent live in ``los.yaml`` beside this module.
 Knows nothing of dice, unit strength, pinned or reduced status, or which target types a
 unit may attack: those belong to the fire procedure. Which side fires is the viewer's
 ``side`` ("american" or "german"); its ``type`` is a key under that side's ``units`` in
-``los.yaml``. With no viewer, only line of sight and the section rule are judged, and
-the verdict says so.
+``los.yaml``. With no viewer, only line of sight is judged (can one hex see the other),
+and the verdict says so: the section rule and the rest are fire rules, judged for a
+firing unit (issue 13 finding 8: an empty hex "blocked" from another by the section
+rule read as if it could not be seen). ``viewer_fires`` tells the window so: it asks
+for sight without a viewer, and for fire with one.
 
 "Directly behind a tank or dozer" (phase 4) is read geometrically (the project's
 choice): the target hex is next to a hex that holds a tank or dozer and that the line
@@ -352,6 +355,7 @@ class DogSectorPolicy(BasePolicy):
     phases 4 and 6 and Tables 4 and 6 as whole-line findings."""
 
     name = "DOG SECTOR"
+    viewer_fires = True  # a viewer is a firing unit: its verdict adds the fire rules
 
     def __init__(self, board: Map, data: LosTables | None = None) -> None:
         self.data = data if data is not None else tables()
@@ -413,17 +417,17 @@ class DogSectorPolicy(BasePolicy):
                 )
                 for f in found
             )
-        out.extend(self._section_rule(state, ctx, side))
         if viewer is None or side is None:  # (side is None only when viewer is)
             out.append(
                 _whole_line(
                     "note",
-                    "no firing unit given: line of sight and the section rule only; "
-                    "no range limit and no firing or targeting restriction applied",
+                    "no firing unit given: line of sight only; the section rule, range limits "
+                    "and firing or targeting restrictions apply to a firing unit",
                     SECTION_RULE,
                 )
             )
             return out
+        out.extend(self._section_rule(state, ctx, side))
         out.extend(self._fire_rules(state, ctx, side, viewer))
         return out
 

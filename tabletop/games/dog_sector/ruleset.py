@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.actions import END_PHASE, WHERE, Action, Where
 from tabletop.engine.dice import Dice
 from tabletop.engine.game import Phase
 from tabletop.engine.pieces import Piece
@@ -195,6 +195,12 @@ class DogSectorRules:
         found: list[Hex] = american.friendly_fire_hexes(state, firer_id, target_id)
         return found
 
+    def fire_preview(self, state: GameState, firer_id: str, target_id: str) -> dict[str, Any] | None:
+        """Phase 6 before the click: table row, chances, friendly fire, refusal (american.py)."""
+        american = _american()
+        found: dict[str, Any] | None = american.fire_preview(state, firer_id, target_id) if american else None
+        return found
+
     def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
         """A counter dropped on a hex: a phase 5 move of an American unit; else nothing
         (the table then moves it only as a logged edit, with Shift)."""
@@ -258,12 +264,13 @@ class DogSectorRules:
             if shooter is None:
                 return dict(END_PHASE)
             target, why = german.choose_target(state, shooter.id)
-            return {
+            action: Action = {
                 "do": "german-fire",
                 "unit": shooter.id,
                 "target": target.id if target else None,
                 "why": why,
             }
+            return _fire_where(state, action)
         if phase == "end-turn":
             return dict(END_PHASE)
         return None  # phases 5 and 6, and the set-up: a person decides
@@ -288,7 +295,8 @@ class DogSectorRules:
             gid, chosen = proposal["unit"], proposal["target"]
             for target in german.legal_targets(state, gid):
                 if target.id != chosen:
-                    out.append({"do": "german-fire", "unit": gid, "target": target.id, "override": True})
+                    override = {"do": "german-fire", "unit": gid, "target": target.id, "override": True}
+                    out.append(_fire_where(state, override))
             if chosen is not None:
                 out.append({"do": "german-fire", "unit": gid, "target": None, "override": True})
         return out
@@ -465,6 +473,18 @@ def _german_fire_refusal(state: GameState, action: Action) -> str | None:
             f'play with "override": true to fire at {target} instead'
         )
     return None
+
+
+def _fire_where(state: GameState, action: Action) -> Action:
+    """A German fire with where it happens (firer's hex, then the target's; the Table 4
+    roll, the action's first, says the result), for the window to draw (issue 13
+    finding 2). A unit holding fire names nowhere."""
+    target = action.get("target")
+    if target is None:
+        return action
+    shooter, aimed = state.map.piece(str(action["unit"])), state.map.piece(str(target))
+    hexes = (state.board.label(shooter.hex), state.board.label(aimed.hex))
+    return {**action, WHERE: [Where("fire", hexes, (shooter.id, aimed.id), roll=0).to_json()]}
 
 
 def _describe(action: Action) -> str:

@@ -1,0 +1,416 @@
+"""Fire on the map: the preview before a shot, a refused shot's reason, and the last fire.
+
+- Preview (issue 13 finding 11): a friendly unit selected and an enemy hovered, in the
+  phase units fire in (or any time with the attack area, ``x``, on): the fire line, the
+  range, the table row the rules would use, the chance of each result, the friendly-fire
+  radius and who is inside it, and whether the rules allow the shot. All of it is the
+  rule system's answer (its optional ``fire_preview(state, firer_id, target_id)`` hook,
+  plain data: see ``games/dog_sector/american.fire_preview``); a rule system without the
+  hook whose line-of-sight verdict for a firing viewer is a fire verdict
+  (``viewer_fires``) gets that verdict as its answer.
+- A click on an enemy that the rules refuse to let the selected unit fire at says why
+  on the spot, next to the unit, with the rule (the click is the fire's, not a selection).
+- The last action, or the automatic step shown while paused (``o`` cycles them), when it
+  names a fire (``engine.actions.where``): the firer ringed, a line to the target, and the
+  result at the target (the outcome of the roll the action names, in the rules' words),
+  over the counters, for a few seconds or until the next action (issue 13 finding 2).
+
+Decides no rule: it draws what the rule system answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+import pygame
+
+from tabletop.engine.actions import Where, where
+from tabletop.engine.areas import radius
+from tabletop.engine.los import LosQuery, line_of_sight
+from tabletop.engine.pieces import Piece
+from tabletop.hexgrid import Hex, LabelError
+
+from . import theme
+from .app import App, Component
+from .overlays import ATTACK, CASING, _boundary, _target_unit, _text_box, _thick_line, _wrap, place_near
+
+FIRE = (204, 121, 167)  # the fire line and the firer's ring
+HIT = theme.LOS_BLOCKED
+MISS = theme.PANEL_DIM
+OTHER = theme.HIGHLIGHT  # a result that is neither hit nor miss (pinned down)
+REFUSED = theme.LOS_BLOCKED
+SHOW_SECONDS = 4.0  # how long the last fire stays drawn when nothing follows it
+CALLOUT_SECONDS = 6.0
+CALLOUT_WIDTH = 360  # pixels: a refusal is wrapped to this width next to the unit
+
+SHORTCUTS = [
+    ("hover an enemy, unit selected", "fire preview: range, table row, chances, friendly fire"),
+    ("click the enemy", "fire, or why the rules refuse it (next to the unit)"),
+]
+
+Preview = dict[str, Any]
+
+
+def fire_answer(app: App, firer: Piece, target: Piece) -> Preview | None:
+    """What the rules say of ``firer`` firing at ``target`` now (the preview's plain data,
+    see the module doc), or None when they say nothing (no fire between these two)."""
+    hook = getattr(app.play.rules, "fire_preview", None)
+    if hook is not None:
+        found: Preview | None = hook(app.seen_state(), firer.id, target.id)
+        return found
+    if not getattr(app.los_policy, "viewer_fires", False):
+        return None
+    query = LosQuery(firer.hex, target.hex, viewer=firer, target_piece=target, conditions=app.conditions)
+    try:
+        verdict = line_of_sight(app.state, app.los_policy, query)
+    except ValueError as exc:  # the rule system refuses this viewer
+        return {"range": None, "refusal": str(exc), "now": True, "outcomes": []}
+    label = app.board.label
+    refusal = "; ".join(
+        f"{f.cause}{f' at {label(f.hex)}' if f.hex is not None else ''} ({f.rule})" for f in verdict.blocking
+    )
+    return {"range": verdict.range, "refusal": refusal or None, "now": True, "outcomes": []}
+
+
+def fire_line(answer: Preview) -> tuple[str, tuple[int, int, int]]:
+    """The one line that says whether the unit may fire (and why not, with the rule)."""
+    refusal = answer.get("refusal")
+    if refusal:
+        return f"may not fire: {refusal}", REFUSED
+    if not answer.get("now", True):
+        return f"may fire, in {answer.get('when') or 'its fire phase'}", theme.PANEL_TEXT
+    return "may fire: click the target to fire", theme.LOS_CLEAR
+
+
+class Firing(Component):
+    """The fire preview, refused-fire callouts and the last fire drawn on the map."""
+
+    shortcuts: ClassVar[list[tuple[str, str]]] = SHORTCUTS
+
+    def __init__(self) -> None:
+        self.clock = 0.0
+        self.callout: tuple[str, str, float] | None = None  # (unit id, text, shown until)
+        self._head: int | None = None  # the entry whose fire is drawn
+        self._until = 0.0
+        self._answers: tuple[Hashable, Preview | None] | None = None
+        self._boxes: dict[str, tuple[Hashable, pygame.Surface]] = {}
+        self.boxes: dict[str, pygame.Rect] = {}  # where its boxes went this frame (others avoid them)
+        self._radius: tuple[Hashable, Any] | None = None  # the friendly-fire radius's edge, in world units
+
+    # --- what to show ---------------------------------------------------------------
+
+    def preview(self, app: App) -> tuple[Piece, Piece, Preview] | None:
+        """The selected unit, the hovered enemy and the rules' answer, when one shows."""
+        firer = app.selected_piece()
+        if firer is None or app.hover is None or app.hover == firer.hex or not firer.side:
+            return None
+        target = _target_unit(app, app.hover, firer)
+        if target is None or not target.side or target.side == firer.side:
+            return None
+        answer = self._answer(app, firer, target)
+        if answer is None or not (answer.get("now", True) or app.overlays.get(ATTACK)):
+            return None
+        return firer, target, answer
+
+    def _answer(self, app: App, firer: Piece, target: Piece) -> Preview | None:
+        game = app.play
+        key = (firer, target, id(game.state), game.state.map.version, game.head, len(game.entries))
+        if self._answers is None or self._answers[0] != key:
+            self._answers = (key, fire_answer(app, firer, target))
+        return self._answers[1]
+
+    def shown_fires(self, app: App) -> list[tuple[Where, str | None]]:
+        """The fires to draw: the last action's while it is fresh, with its result (the
+        outcome of its roll), and the step shown while paused (the rules' own, or the
+        override ``o`` picked), not yet rolled (result None)."""
+        out: list[tuple[Where, str | None]] = []
+        game = app.play
+        if game.head >= 0 and self.clock <= self._until:
+            entry = game.entries[game.head]
+            fire = next((w for w in where(entry.action) if w.kind == "fire"), None)
+            if fire is not None:
+                result = "played"
+                if fire.roll is not None and fire.roll < len(entry.rolls):
+                    roll = entry.rolls[fire.roll]
+                    result = f"{' '.join(map(str, roll.result))}: {roll.outcome}"
+                out.append((fire, result))
+        panel = next((c for c in app.components if hasattr(c, "alternatives") and hasattr(c, "paused")), None)
+        if panel is not None and panel.paused:  # the game panel (gameplay.py) shows this step
+            alts = panel.alternatives(app)
+            pick = getattr(panel, "override", 0)
+            if alts:
+                shown = alts[pick] if pick < len(alts) else alts[0]
+                fire = next((w for w in where(shown) if w.kind == "fire"), None)
+                if fire is not None:
+                    out.append((fire, None))
+        return out
+
+    # --- events and clock -----------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event, app: App) -> bool:
+        if event.type != pygame.MOUSEBUTTONDOWN or event.button != 1:
+            return False
+        firer = app.selected_piece()
+        h = app.hex_at_screen(*event.pos)
+        if firer is None or h is None or h == firer.hex or not firer.side:
+            return False
+        target = _target_unit(app, h, firer)
+        if target is None or not target.side or target.side == firer.side:
+            return False
+        answer = self._answer(app, firer, target)
+        if answer is None or not answer.get("now", True) or not answer.get("refusal"):
+            return False  # a legal fire is the game panel's (it plays it); else a selection
+        text = f"{firer.id} may not fire at {target.id}: {answer['refusal']}"
+        self.callout = (firer.id, text, self.clock + CALLOUT_SECONDS)
+        app.say(text)
+        return True
+
+    def update(self, app: App, dt: float) -> None:
+        self.clock += dt
+        head = app.play.head
+        if head != self._head:  # a new action (or undo): its fire, if any, is fresh
+            self._head = head
+            self._until = self.clock + SHOW_SECONDS
+            self.callout = None
+        if self.callout is not None and self.clock > self.callout[2]:
+            self.callout = None
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw_over(self, surface: pygame.Surface, app: App) -> None:
+        self.boxes = {}
+        for fire, result in reversed(self.shown_fires(app)):  # the played one's result on top
+            self._draw_fire(surface, app, fire, result)
+        found = self.preview(app)
+        if found is not None:
+            self._draw_preview(surface, app, *found)
+        if self.callout is not None:
+            self._draw_callout(surface, app)
+
+    def _hexes(self, app: App, labels: tuple[str, ...]) -> list[Hex]:
+        out = []
+        for text in labels:
+            try:
+                h = app.board.hex_of(text)
+            except LabelError:
+                continue
+            if app.board.grid.contains(h):
+                out.append(h)
+        return out
+
+    def _draw_fire(self, surface: pygame.Surface, app: App, fire: Where, result: str | None) -> None:
+        hexes = self._hexes(app, fire.hexes)
+        if len(hexes) < 2:
+            return
+        a, b = app.screen_of(hexes[0]), app.screen_of(hexes[-1])
+        s = app.camera.scale
+        width = max(3, round(s * 0.1))
+        _ring(surface, a, s * 0.85, width, FIRE)
+        if result is None:  # the step about to be played: a dashed aim, no result yet
+            _dashed(surface, a, b, width, FIRE, gap=s * 0.5)
+            _ring(surface, b, s * 0.6, max(2, width - 1), FIRE)
+            return
+        _arrow(surface, a, b, width, FIRE, gap=s * 0.5)
+        colour = _result_colour(result)
+        _ring(surface, b, s * 0.6, width, colour)
+        if "hit" in result.split(":", 1)[-1] and colour == HIT:
+            _burst(surface, b, s * 0.45, width, colour)
+        img = self._box("result", (result, colour), [(result, colour)], colour)
+        self.boxes["result"] = _blit_near(surface, app, img, b, s * 0.7)
+
+    def _draw_preview(
+        self, surface: pygame.Surface, app: App, firer: Piece, target: Piece, answer: Preview
+    ) -> None:
+        a, b = app.screen_of(firer.hex), app.screen_of(target.hex)
+        s = app.camera.scale
+        width = max(3, round(s * 0.08))
+        refused = bool(answer.get("refusal"))
+        colour = REFUSED if refused else FIRE
+        _dashed(surface, a, b, width, colour, gap=s * 0.45)
+        _ring(surface, b, s * 0.62, width, colour)
+        ff = answer.get("friendly_fire")
+        if ff:
+            self._draw_radius(surface, app, target.hex, int(ff.get("radius") or 0))
+            for h in self._hexes(app, tuple(ff.get("hexes", ()))):
+                _ring(surface, app.screen_of(h), s * 0.8, max(3, width), theme.HIGHLIGHT)
+        lines = self._preview_lines(app, firer, target, answer)
+        img = self._box("preview", tuple(lines), lines, colour)
+        self.boxes["preview"] = _blit_near(surface, app, img, b, s * 0.7, above=True)  # the thread's: below
+
+    def _draw_radius(self, surface: pygame.Surface, app: App, centre: Hex, size: int) -> None:
+        """The edge of the rules' friendly-fire radius around the target (areas.radius)."""
+        if size <= 0:
+            return
+        key = (centre, size, id(app.board))
+        if self._radius is None or self._radius[0] != key:
+            self._radius = (key, _boundary(app, set(radius(centre, size, board=app.board))))
+        width = max(2, round(app.camera.scale * 0.06))
+        for (x0, y0), (x1, y1) in self._radius[1].tolist():
+            p, q = app.camera.to_screen(x0, y0), app.camera.to_screen(x1, y1)
+            _thick_line(surface, CASING, p, q, width + 3, caps=True)
+            _thick_line(surface, theme.HIGHLIGHT, p, q, width, caps=True)
+
+    def _preview_lines(
+        self, app: App, firer: Piece, target: Piece, answer: Preview
+    ) -> list[tuple[str, tuple[int, int, int]]]:
+        label = app.board.label
+        rng = answer.get("range")
+        head = f"FIRE {firer.type} {firer.id} ({label(firer.hex)}) -> {target.type} {target.id} ({label(target.hex)})"
+        lines = [(head + (f"   range {rng}" if rng is not None else ""), FIRE)]
+        if answer.get("row"):
+            lines.append((f"{answer.get('table', 'table')}: {answer['row']}", theme.PANEL_TEXT))
+        for o in answer.get("outcomes", ()):
+            chance = float(o.get("chance", 0.0))
+            lines.append((f"  {o.get('faces', '')}: {o.get('result', '')}   {chance:.0%}", theme.PANEL_TEXT))
+        ff = answer.get("friendly_fire")
+        if ff:
+            who = ", ".join(ff.get("units", ())) or "nobody"
+            where_ = ", ".join(ff.get("hexes", ()))
+            inside = f"{who} in {where_}" if ff.get("hexes") else "no American unit inside"
+            lines.append(
+                (f"friendly fire within {ff.get('radius')} ({ff.get('rule')}): {inside}", theme.HIGHLIGHT)
+            )
+        lines.append(fire_line(answer))
+        return lines
+
+    def _draw_callout(self, surface: pygame.Surface, app: App) -> None:
+        assert self.callout is not None
+        unit_id, text, _ = self.callout
+        try:
+            unit = app.state.piece(unit_id)
+        except KeyError:
+            return
+        c = app.screen_of(unit.hex)
+        img = self._box("callout", text, [(text, REFUSED)], REFUSED, width=CALLOUT_WIDTH)
+        self.boxes["callout"] = _blit_near(surface, app, img, c, app.camera.scale * 0.7, above=True)
+
+    def _box(
+        self,
+        name: str,
+        key: Hashable,
+        lines: list[tuple[str, tuple[int, int, int]]],
+        border: tuple[int, int, int],
+        width: int = 0,
+    ) -> pygame.Surface:
+        cached = self._boxes.get(name)
+        if cached is None or cached[0] != key:
+            if width:
+                lines = [(part, colour) for text, colour in lines for part in _wrap(text, width)]
+            cached = self._boxes[name] = (key, _text_box(lines, border))
+        return cached[1]
+
+
+# --- drawing helpers ------------------------------------------------------------------
+
+
+def _result_colour(result: str) -> tuple[int, int, int]:
+    """Hit, miss or something else, read from the rules' own word for the result."""
+    words = result.split(":", 1)[-1].replace(",", " ").replace("(", " ").split()
+    if "miss" in words:
+        return MISS
+    if "hit" in words:
+        return HIT
+    return OTHER
+
+
+def _ring(
+    surface: pygame.Surface, c: tuple[float, float], r: float, width: int, colour: tuple[int, ...]
+) -> None:
+    pygame.draw.circle(surface, CASING, c, r + 2, width + 4)
+    pygame.draw.circle(surface, colour, c, r, width)
+
+
+def _arrow(
+    surface: pygame.Surface,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    width: int,
+    colour: tuple[int, ...],
+    *,
+    gap: float,
+) -> None:
+    """A line from ``a`` to ``b`` stopping ``gap`` short of ``b``, with a head there."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = (dx * dx + dy * dy) ** 0.5
+    if n <= gap * 2:
+        return
+    ux, uy = dx / n, dy / n
+    start = (a[0] + ux * gap, a[1] + uy * gap)
+    tip = (b[0] - ux * gap, b[1] - uy * gap)
+    size = width * 3.2
+    base = (tip[0] - ux * size, tip[1] - uy * size)
+    head = [
+        tip,
+        (base[0] - uy * size * 0.6, base[1] + ux * size * 0.6),
+        (base[0] + uy * size * 0.6, base[1] - ux * size * 0.6),
+    ]
+    _thick_line(surface, CASING, start, base, width + 4, caps=True)
+    pygame.draw.polygon(surface, CASING, head, 0)
+    pygame.draw.polygon(surface, CASING, head, 4)
+    _thick_line(surface, colour, start, base, width, caps=True)
+    pygame.draw.polygon(surface, colour, head, 0)
+
+
+def _dashed(
+    surface: pygame.Surface,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    width: int,
+    colour: tuple[int, ...],
+    *,
+    gap: float,
+) -> None:
+    """A dashed line: a shot not yet fired."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = (dx * dx + dy * dy) ** 0.5
+    if n <= gap * 2:
+        return
+    ux, uy = dx / n, dy / n
+    dash = max(8.0, width * 3.0)
+    t = gap
+    while t < n - gap:
+        end = min(t + dash, n - gap)
+        p, q = (a[0] + ux * t, a[1] + uy * t), (a[0] + ux * end, a[1] + uy * end)
+        _thick_line(surface, CASING, p, q, width + 4, caps=True)
+        _thick_line(surface, colour, p, q, width, caps=True)
+        t += dash * 1.8
+
+
+def _burst(
+    surface: pygame.Surface, c: tuple[float, float], r: float, width: int, colour: tuple[int, ...]
+) -> None:
+    """Eight short spokes: a hit."""
+    for i in range(8):
+        ux, uy = _SPOKES[i]
+        p, q = (c[0] + ux * r * 0.35, c[1] + uy * r * 0.35), (c[0] + ux * r, c[1] + uy * r)
+        _thick_line(surface, CASING, p, q, width + 4, caps=True)
+        _thick_line(surface, colour, p, q, width, caps=True)
+
+
+_SPOKES = [
+    (1, 0),
+    (0.7071, 0.7071),
+    (0, 1),
+    (-0.7071, 0.7071),
+    (-1, 0),
+    (-0.7071, -0.7071),
+    (0, -1),
+    (0.7071, -0.7071),
+]
+
+
+def _blit_near(
+    surface: pygame.Surface,
+    app: App,
+    img: pygame.Surface,
+    at: tuple[float, float],
+    off: float,
+    *,
+    above: bool = False,
+) -> pygame.Rect:
+    """``img`` beside the point ``at``, inside the window and clear of the other boxes;
+    returns where it went."""
+    rect = pygame.Rect(place_near(surface, app, img.get_size(), at, off, above=above), img.get_size())
+    surface.blit(img, rect)
+    return rect
