@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from tabletop.engine.extras import WindowExtras
 from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
@@ -75,7 +76,10 @@ class RuleSystem:
       ``autoplayer()``, ``assess(state) -> (rank, score)``, ``ranks()``, optionally
       ``SCORE`` and ``SIM_BY``; see ``tabletop.sim``), None when it has no autoplayer;
     - ``tables()``: the tables ``tabletop tables`` prints (a list), None when it has none;
-    - ``window()``: what it adds to the window (panels, overlays), None for nothing.
+    - ``window()``: what it adds to the window, a ``WindowExtras`` (``tabletop.engine.
+      extras``): panels, overlays (also drawn by ``render --extra``) and extra moves
+      (also listed by ``reach``), given only what the side at the screen may know;
+      None for nothing.
     """
 
     key: str
@@ -88,7 +92,7 @@ class RuleSystem:
     default_bots: Mapping[str, str] = field(default_factory=dict)
     sim: Callable[[], Any] | None = None
     tables: Callable[[], list[Any]] | None = None
-    window: Callable[[], Any] | None = None
+    window: Callable[[], WindowExtras] | None = None
 
     def problem(self) -> str | None:
         """Why this descriptor cannot be used (a bad key, a default bot it does not
