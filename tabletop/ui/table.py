@@ -22,11 +22,12 @@ from .app import App, Component
 def default_components() -> list[Component]:
     """The table's parts, in event order (first asked first) and drawing order."""
     from .counters import CounterLayer
+    from .extras import ExtrasLayer
     from .gameplay import GamePanel
     from .overlays import Overlays
     from .panels import Panels
 
-    return [GamePanel(), Panels(), Overlays(), CounterLayer()]
+    return [GamePanel(), Panels(), ExtrasLayer(), Overlays(), CounterLayer()]
 
 
 class Autosaver:
