@@ -57,7 +57,7 @@ SHORTCUTS = [
 
 MARGIN, PAD = 8, 8  # as the other boxes of the table
 WIDTH = 250  # the column, as wide as the dice box above it
-TEXT, SMALL = 18, 17
+TEXT, SMALL = 20, 18  # as the other boxes of the table
 GAP = 6  # between boxes in the column
 BOX_ALPHA = 228
 BORDER = (78, 83, 90)
