@@ -400,3 +400,32 @@ def test_the_help_lists_the_extras_keys_once() -> None:
     assert [row for row in pan.help_rows if row in mine] == ui_extras.SHORTCUTS
     others = {t for k, _ in pan.help_rows if (k, _) not in mine for t in re.split(r"\s*[/,]\s*", k)}
     assert not others & {"j", "i"}
+
+
+def test_the_fields_overlay_marks_each_hex_with_its_strongest_fire() -> None:
+    """Item 8 (a): one mark per hex in any field, styled by its strongest fire (the
+    fields' own order: intense, steady, sporadic) and labelled with the number of
+    positions reaching it when more than one does; asked twice, the same overlay."""
+    app = open_table("omaha-landings", size=SIZE)
+    extras = rule_system("omaha").window()  # type: ignore[union-attr]
+    (overlay,) = extras.overlays(app.play.state)
+    board = app.board
+    want = {
+        h: (f[0][1], str(len(f)) if len(f) > 1 else "")
+        for h in board.grid.hexes()
+        if (f := field_at(board, h))
+    }
+    assert {m.hex: (m.style, m.label) for m in overlay.marks} == want
+    assert {s for s, _ in want.values()} == {"intense", "steady", "sporadic"}
+    assert extras.overlays(app.play.state)[0] is overlay
+
+
+def test_letters_typed_into_the_counter_finder_are_not_the_extras_keys() -> None:
+    """j and i are text while the counter finder (f) is open: no overlay switches."""
+    app = open_table("omaha-landings", size=SIZE)
+    app.handle(key(pygame.K_f))
+    app.handle(key(pygame.K_j))
+    assert layer_of(app).shown is None
+    app.handle(key(pygame.K_ESCAPE))
+    app.handle(key(pygame.K_j))
+    assert layer_of(app).shown == "fields"

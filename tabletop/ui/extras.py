@@ -245,9 +245,9 @@ class ExtrasLayer(Component):
     # --- events ---------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event, app: App) -> bool:
-        if event.type == pygame.KEYDOWN and not event.mod & (
-            pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META
-        ):
+        if event.type == pygame.KEYDOWN:
+            if event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META) or _typing(app):
+                return False
             if event.key == OVERLAY_KEY:
                 self._next_overlay(app)
                 return True
@@ -308,10 +308,11 @@ class ExtrasLayer(Component):
         view only blits them; a new zoom or new data paints afresh."""
         cam = app.camera
         scale = cam.scale
-        if self._tiles_key != (overlay, scale) or len(self._tiles) > MAX_TILES:
-            self._tiles_key = (overlay, scale)
+        key = (overlay, scale)
+        if self._tiles_key != key or len(self._tiles) > MAX_TILES:
             self._tiles.clear()
             self._marks = [m for m in overlay.marks if m.hex in app.view.index]
+        self._tiles_key = key  # an equal overlay asked again: compared by identity from now on
         world_tile = TILE / scale
         x0, y0, x1, y1 = cam.visible_world()
         for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
@@ -398,7 +399,7 @@ class ExtrasLayer(Component):
             if crowded:
                 height = block.height(True)  # no room: shown folded, nothing cut
             if y + height > bottom:
-                break
+                continue  # a legend with no room: the folded panels below may still fit
             rect = pygame.Rect(surface.get_width() - MARGIN - WIDTH, y, WIDTH, height)
             self._draw_block(surface, rect, block, folded or crowded, crowded)
             y = rect.bottom + GAP
@@ -467,6 +468,13 @@ class ExtrasLayer(Component):
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+def _typing(app: App) -> bool:
+    """Whether a text box of a part asked after this one is open (the counter finder's
+    ``finder``): its letters are not keys then."""
+    return any(getattr(c, "finder", None) is not None for c in app.components)
+
 
 FOLD_INDENT = 16  # a panel's title, after its fold mark
 SWATCH_INDENT = 24  # a legend line, after its swatch

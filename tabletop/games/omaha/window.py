@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tabletop.board import Map
 from tabletop.engine.extras import LegendEntry, Mark, NoExtras, Overlay, Seen, state_of
 
 from .fields import INTENSITIES, field_at
@@ -21,22 +22,32 @@ MEANING = {"intense": "intense fire", "steady": "steady fire", "sporadic": "spor
 
 
 class OmahaExtras(NoExtras):
-    """The fields-of-fire overlay (key ``fields``)."""
+    """The fields-of-fire overlay (key ``fields``), made once per map."""
+
+    def __init__(self) -> None:
+        self._made: tuple[Map, Overlay] | None = None
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
         board = state_of(seen).board
-        marks = []
-        for h in board.grid.hexes():
-            covering = field_at(board, h)
-            if covering:
-                count = len(covering)
-                marks.append(Mark(h, covering[0][1], str(count) if count > 1 else ""))
-        legend = (
-            *(LegendEntry(i, MEANING[i]) for i in INTENSITIES),
-            LegendEntry(None, "a number: that many positions fire into the hex"),
-            LegendEntry(None, "project's default fields (fields.yaml), strongest shown"),
-        )
-        return (Overlay(FIELDS_KEY, "Fields of fire", legend, tuple(marks)),)
+        if self._made is None or self._made[0] is not board:
+            self._made = (board, fields_overlay(board))
+        return (self._made[1],)
+
+
+def fields_overlay(board: Map) -> Overlay:
+    """Every hex in a field of fire: its strongest fire, and how many positions reach it."""
+    marks = []
+    for h in board.grid.hexes():
+        covering = field_at(board, h)
+        if covering:
+            count = len(covering)
+            marks.append(Mark(h, covering[0][1], str(count) if count > 1 else ""))
+    legend = (
+        *(LegendEntry(i, MEANING[i]) for i in INTENSITIES),
+        LegendEntry(None, "a number: that many positions fire into the hex"),
+        LegendEntry(None, "project's default fields (fields.yaml), strongest shown"),
+    )
+    return Overlay(FIELDS_KEY, "Fields of fire", legend, tuple(marks))
 
 
 def extras() -> OmahaExtras:
