@@ -193,7 +193,7 @@ class ExtrasLayer(Component):
             self.overlays = tuple(extras.overlays(seen))
         except Exception as exc:  # a rule system's bug: the table plays on without its extras
             self.panels, self.overlays = (), ()
-            self._tell(app, f"the rule system's panels failed: {type(exc).__name__}: {exc}")
+            self._tell(app, f"the rule system's panels and overlays failed: {type(exc).__name__}: {exc}")
 
     def _tell(self, app: App, text: str) -> None:
         if text != self._failed:
@@ -229,7 +229,7 @@ class ExtrasLayer(Component):
             self._extra_key = key
             try:
                 self._extra = dict(self.extras(app).extra_moves(app.state, unit))
-            except (ValueError, KeyError) as exc:  # the rules refuse this unit
+            except Exception as exc:  # the rules refuse this unit (ValueError), or a plugin's bug
                 self._extra = {}
                 self._tell(app, f"extra moves of {unit.id}: {exc}")
         return unit, self._extra
