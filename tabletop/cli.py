@@ -31,7 +31,7 @@ from tabletop.engine.scenario import (
     setup_errors,
 )
 from tabletop.engine.viewshed import viewshed
-from tabletop.games import los_policy, move_policy, rules_problem
+from tabletop.games import los_policy, move_policy, rule_system, rules_problem
 from tabletop.hexgrid import Hex, LabelError
 from tabletop.inputfile import NotAFile, read_bounded
 from tabletop.yamlfile import DataError, DataErrors, one_line, read_yaml
@@ -283,6 +283,7 @@ def cmd_reach(args: argparse.Namespace) -> int:
         "passed": sorted(label(h) for h in result.passed),
         "must_stop_zone": sorted(label(h) for h in zone),
         "notes": list(result.notes),
+        "extra": {label(h): why for h, why in sorted(_extra_moves(table, unit).items())},
     }
     if args.to is not None:
         dest, _ = table.where(args.to, "--to")
@@ -301,9 +302,25 @@ def cmd_reach(args: argparse.Namespace) -> int:
         print(f"  {text}  refused: {why}")
     for note in data["notes"]:
         print(f"  note: {note}")
+    if data["extra"]:
+        print(f"  beyond the move policy's reach ({len(data['extra'])} more hexes, by the rule system):")
+    for text, why in data["extra"].items():
+        print(f"  {text}  extra: {why}")
     if "path" in data:
         print("  path: " + " ".join(data["path"]))
     return 0
+
+
+def _extra_moves(table: _Table, unit: Piece) -> dict[Hex, str]:
+    """The hexes the rule system's window extras let ``unit`` reach outside its move
+    policy's reach (a jet pack), with the reason; {} for rule systems without."""
+    system = rule_system(table.rules)
+    if system is None or system.window is None:
+        return {}
+    try:
+        return dict(system.window().extra_moves(table.state, unit))
+    except ValueError as exc:  # the rule system refusing the unit
+        raise CliError(f"{table.source}: reach {unit.id}: {exc}") from None
 
 
 def cmd_viewshed(args: argparse.Namespace) -> int:
@@ -508,7 +525,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def _render_overlays(app: Any, args: argparse.Namespace) -> None:
     """render's --los, --reach and --viewshed, looked up as ``los``, ``reach`` and
-    ``viewshed`` look them up. One hex twice is a line of sight of range 0, as ``los``
+    ``viewshed`` look them up, and --extra. One hex twice is a line of sight of range 0, as ``los``
     answers it: there is no thread to draw, and the note says so."""
     overlays = app.overlay_component()
     source = str(app.source)
@@ -528,6 +545,22 @@ def _render_overlays(app: Any, args: argparse.Namespace) -> None:
     if args.viewshed:
         h, _ = locate(app.state, args.viewshed, "--viewshed", source)
         overlays.show_viewshed(app, h)
+    _render_extras(app, args, source)
+
+
+def _render_extras(app: Any, args: argparse.Namespace, source: str) -> None:
+    """render's --extra KEY: the rule system's own overlay (the window's ``j``); with
+    --reach, the unit's extra moves (a jet pack) beside its reach, as the window shows them."""
+    from tabletop.ui.extras import ExtrasLayer
+
+    layer = next(c for c in app.components if isinstance(c, ExtrasLayer))
+    if args.reach:
+        layer.pin_reach(find_unit(app.state, args.reach, "--reach", source).id)
+    if args.extra:
+        try:
+            layer.show_overlay(app, args.extra)
+        except LookupError as exc:
+            raise CliError(f"{source}: --extra: {exc.args[0]}") from None
 
 
 def cmd_map(args: argparse.Namespace) -> int:
@@ -895,6 +928,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="draw the line-of-sight thread")
     p.add_argument("--reach", metavar="UNIT", help="shade where this unit may move")
     p.add_argument("--viewshed", metavar="FROM", help="shade what this hex or unit sees")
+    p.add_argument(
+        "--extra", metavar="KEY", help="draw the rule system's own overlay KEY, e.g. fields (omaha's fields of fire)"
+    )
     _rules_option(p)
     p.set_defaults(func=cmd_render)
 

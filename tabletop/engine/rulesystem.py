@@ -21,6 +21,7 @@ from importlib import import_module
 from typing import Any
 
 from tabletop.engine.attributes import Schema
+from tabletop.engine.extras import WindowExtras
 from tabletop.engine.game import Bot, Ruleset
 from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
@@ -78,7 +79,10 @@ class RuleSystem:
       ``tabletop.sim``), None when it has no bots; ``sim``, ``play --bot`` and the
       window's ``b`` seat the bots named in ``bots``/``default_bots``, nowhere else;
     - ``tables()``: the tables ``tabletop tables`` prints (a list), None when it has none;
-    - ``window()``: what it adds to the window (panels, overlays), None for nothing;
+    - ``window()``: what it adds to the window, a ``WindowExtras`` (``tabletop.engine.
+      extras``): panels, overlays (also drawn by ``render --extra``) and extra moves
+      (also listed by ``reach``), given only what the side at the screen may know;
+      None for nothing;
     - ``schema()``: the attributes its units carry and the keys of its scenarios' ``game:``
       block (``tabletop.engine.attributes.Schema``), None when it declares none.
     """
@@ -93,7 +97,7 @@ class RuleSystem:
     default_bots: Mapping[str, str] = field(default_factory=dict)
     sim: Callable[[], Any] | None = None
     tables: Callable[[], list[Any]] | None = None
-    window: Callable[[], Any] | None = None
+    window: Callable[[], WindowExtras] | None = None
     schema: Callable[[], Schema] | None = None
 
     def problem(self) -> str | None:

@@ -22,12 +22,13 @@ from .app import App, Component
 def default_components() -> list[Component]:
     """The table's parts, in event order (first asked first) and drawing order."""
     from .counters import CounterLayer
+    from .extras import ExtrasLayer
     from .firing import Firing
     from .gameplay import GamePanel
     from .overlays import Overlays
     from .panels import Panels
 
-    return [GamePanel(), Firing(), Panels(), Overlays(), CounterLayer()]
+    return [GamePanel(), Firing(), Panels(), ExtrasLayer(), Overlays(), CounterLayer()]
 
 
 class Autosaver:

@@ -2,7 +2,8 @@
 
 Individual soldiers, D6 combat table. ``los``: line of sight and the terrain modifiers
 of a shot; ``movement``: terrain costs, roads, bridges, stacking, stopping next to an
-enemy and Larry's jet pack. Unit types are the soldiers' names in lower case.
+enemy and Larry's jet pack; ``window``: the jet pack's landing hexes as extra moves
+(``tabletop reach`` and the window). Unit types are the soldiers' names in lower case.
 """
 
 from __future__ import annotations
@@ -28,4 +29,5 @@ RULES = RuleSystem(
     los_policy=Lazy("tabletop.games.dogfaces.los", "policy"),
     move_policy=Lazy("tabletop.games.dogfaces.movement", "move_policy"),
     knows=knows,
+    window=Lazy("tabletop.games.dogfaces.window", "extras"),
 )

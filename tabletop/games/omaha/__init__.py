@@ -5,7 +5,8 @@ project's own default in ``fields.yaml`` (the text gives no rule for them: the p
 map shows them); ``los`` holds the line-of-sight policy for US ranged fire, which the
 descriptor ``RULES`` names as ``los.policy(state)``; ``movement`` the US
 movement table by unit class, climbing, roads, extended turns and stacking; ``control``
-US control of hexes and German communication paths to the exits.
+US control of hexes and German communication paths to the exits; ``window`` the
+fields-of-fire overlay the window and ``render --extra fields`` draw.
 """
 
 from __future__ import annotations
@@ -34,4 +35,5 @@ RULES = RuleSystem(
     los_policy=Lazy("tabletop.games.omaha.los", "policy"),
     move_policy=Lazy("tabletop.games.omaha.movement", "move_policy"),
     knows=knows,
+    window=Lazy("tabletop.games.omaha.window", "extras"),
 )
