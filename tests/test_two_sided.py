@@ -9,24 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import twosided
 from helpers import small_map
 from twosided import bots, rules
 
 from tabletop import sim
 from tabletop.engine import savefile
-from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.game import COMMIT, PASS, REVEAL, Game, IllegalAction
 from tabletop.engine.newgame import auto_setup, new_game
-from tabletop.engine.rulesystem import RuleSystem
 from tabletop.engine.scenario import Scenario
 
 BOARD = small_map(rules.MAP_YAML)
 SCENARIO = Scenario("SKIRMISH", BOARD, "twosided", (), frozenset(), Path("skirmish.yaml"))
-#: SKIRMISH's descriptor as sim reads it: its bots, their seats and its judge
-SYSTEM = RuleSystem(
-    "twosided", "SKIRMISH", FreePlayPolicy.for_map, lambda state: FreePlayMovePolicy(),
-    ruleset=rules.ruleset, bots=bots.BOTS, default_bots=bots.DEFAULT_BOTS, sim=lambda: bots,
-)  # fmt: skip
+SYSTEM = twosided.RULES  # its bots, their seats and its judge, as sim reads them
 
 
 def started(seed: int = 1) -> Game:

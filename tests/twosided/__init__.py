@@ -26,5 +26,8 @@ RULES = RuleSystem(
     los_policy=los_policy,
     move_policy=move_policy,
     ruleset=Lazy("twosided.rules", "ruleset"),
+    bots={"random": Lazy("twosided.bots", "random_bot"), "runner": Lazy("twosided.bots", "runner_bot")},
+    default_bots={"red": "runner", "blue": "runner"},
+    sim=Lazy("twosided.bots"),
     window=Lazy("twosided.window", "extras"),
 )
