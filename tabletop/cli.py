@@ -114,20 +114,51 @@ def effective_rules(opened: Map | Scenario, given: str | None) -> str | None:
     return given if given is not None else opened.rules
 
 
+def is_save(source: str) -> bool:
+    """Whether a MAP_OR_SCENARIO argument names a saved game (a ``.json`` file: maps
+    and scenarios are YAML), so ``los``, ``viewshed``, ``reach`` and ``render`` judge
+    the position a game reached, not its start."""
+    try:
+        return source.lower().endswith(".json") and Path(source).is_file()
+    except OSError:  # a name too long for a path
+        return False
+
+
+def open_save(source: str) -> tuple[MapState, Map | Scenario, str]:
+    """A save's position now (its current line replayed), what it was played on, and
+    the rules it was played under; CliError for a save that cannot be loaded."""
+    from tabletop.engine.newgame import load_game
+    from tabletop.engine.savefile import SaveError
+    from tabletop.games import ruleset
+
+    try:
+        game, _, opened = load_game(Path(source), open_map_or_scenario, ruleset)
+    except SaveError as exc:
+        raise CliError(str(exc)) from None
+    return game.state.map, opened, game.rules.name
+
+
 class _Table:
-    """What an analysis command works on: the live state, the rule system and its line of
-    sight policy, the conditions, and the file the names come from."""
+    """What an analysis command works on: the live state (a scenario's start, or the
+    position a saved game reached), the rule system and its line of sight policy, the
+    conditions, and the file the names come from."""
 
     def __init__(self, source: str, rules: str | None) -> None:
-        opened = _open(source)
-        if isinstance(opened, Scenario):
-            self.state = opened.state()
-            self.conditions = opened.conditions
+        if is_save(source):
+            self.state, opened, played = open_save(source)
+            self.conditions = opened.conditions if isinstance(opened, Scenario) else frozenset()
+            self.source = source
+            self.rules = rules if rules is not None else played if played != "free" else opened.rules
         else:
-            self.state = MapState.of(opened)
-            self.conditions = frozenset()
-        self.source = str(opened.path)
-        self.rules = effective_rules(opened, rules)
+            opened = _open(source)
+            if isinstance(opened, Scenario):
+                self.state = opened.state()
+                self.conditions = opened.conditions
+            else:
+                self.state = MapState.of(opened)
+                self.conditions = frozenset()
+            self.source = str(opened.path)
+            self.rules = effective_rules(opened, rules)
         self.policy: LosPolicy = los_policy(self.state, self.rules)
         self.board = self.state.board
 
@@ -513,7 +544,15 @@ def cmd_render(args: argparse.Namespace) -> int:
         check_target(out)  # before the work of drawing: a folder, a device, no such folder
     except WriteError as exc:
         raise CliError(str(exc)) from None
-    app = open_table(args.map, rules=args.rules, size=args.size)
+    if is_save(args.map):
+        from tabletop.engine.savefile import SaveError
+
+        try:
+            app = open_table(args.map, rules=args.rules, size=args.size, load=Path(args.map))
+        except SaveError as exc:
+            raise CliError(str(exc)) from None
+    else:
+        app = open_table(args.map, rules=args.rules, size=args.size)
     _render_overlays(app, args)
     try:
         render_png(app, out, args.size)
@@ -922,7 +961,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", help="draw the table to a PNG, no window needed")
-    p.add_argument("map", type=_path, help="map or scenario: path or bare shipped name")
+    p.add_argument("map", type=_path, help="map, scenario (path or bare shipped name) or saved game (.json)")
     p.add_argument("--out", required=True, type=_path, help="PNG file to write")
     p.add_argument("--size", type=_size, default=(1600, 1000), help="image size WxH (default 1600x1000)")
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="draw the line-of-sight thread")
@@ -950,7 +989,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Judge a line of sight under the map's rule system (or --rules). FROM and TO are hex "
         "labels (0504) or, in a scenario, unit ids. --pairs FILE answers one 'FROM TO' a line.",
     )
-    p.add_argument("map", type=_path, help="map or scenario: path or bare shipped name")
+    p.add_argument("map", type=_path, help="map, scenario (path or bare shipped name) or saved game (.json)")
     p.add_argument("frm", nargs="?", metavar="FROM", help="hex label or unit id")
     p.add_argument("to", nargs="?", metavar="TO", help="hex label or unit id")
     p.add_argument("--pairs", metavar="FILE", type=_path, help="file of 'FROM TO' lines; one answer a line")
@@ -961,7 +1000,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_los)
 
     p = sub.add_parser("viewshed", help="every hex visible from a hex or unit")
-    p.add_argument("map", type=_path, help="map or scenario: path or bare shipped name")
+    p.add_argument("map", type=_path, help="map, scenario (path or bare shipped name) or saved game (.json)")
     p.add_argument("frm", metavar="FROM", help="hex label or unit id")
     p.add_argument("--range", type=_positive, help="only hexes within this range")
     _sight_options(p)
@@ -976,7 +1015,7 @@ def build_parser() -> argparse.ArgumentParser:
         "may end in with the cost, the hexes where it must stop (zones of control, ...) and why, and "
         "the hexes whole-move rules rule out.",
     )
-    p.add_argument("scenario", type=_path, help="scenario (or map): path or bare shipped name")
+    p.add_argument("scenario", type=_path, help="scenario (or map): path or bare shipped name, or a saved game (.json)")
     p.add_argument("unit", help="unit id")
     p.add_argument(
         "--order", help="the rule system's move order, e.g. ADV, RET, REP (Devil Dogs), run (Dogs of War)"

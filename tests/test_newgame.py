@@ -157,4 +157,4 @@ def test_cli_play_with_a_bot_seat(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert "american, german" in err and err.count("\n") == 1
     assert main(["play", "--bot", "german", "--frames", "1"]) == 2
-    assert "plays american" in capsys.readouterr().err
+    assert "DOG SECTOR's bots play american, not 'german'" in capsys.readouterr().err

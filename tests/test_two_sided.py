@@ -287,7 +287,7 @@ def test_play_seats_a_named_bot_of_the_descriptor(capsys: pytest.CaptureFixture[
     assert main(["play", "dog-sector", "--bot", "american=clever", "--frames", "1", *small]) == 2
     err = capsys.readouterr().err
     assert "--bot american=clever: DOG SECTOR has no bot 'clever'; choose one of: autoplayer" in err
-    with pytest.raises(LookupError, match="has no default bot for 'german'"):
+    with pytest.raises(LookupError, match="bots play american, not 'german'"):
         bot("dog_sector", "german")
     with pytest.raises(LookupError, match="has no bots"):
         bot("omaha", "us")

@@ -236,18 +236,17 @@ def bot_names(rules: str | None) -> tuple[dict[str, str], list[str]]:
 
 def bot(rules: str | None, side: str, name: str | None = None) -> Bot:
     """A new bot of rule system ``rules`` for ``side``: bot ``name``, else the side's
-    default. LookupError (its message says what there is) when there is none."""
+    default. A rule system's bots play the sides its ``default_bots`` names (DOG
+    SECTOR's autoplayer only the Americans). LookupError (its message says what there
+    is) when there is none."""
     system = rule_system(rules)
     defaults, names = bot_names(rules)
     if system is None or not names:
         with_bots = ", ".join(sorted(k for k, s in rule_systems().items() if s.bots))
         raise LookupError(f"rule system {rules or 'free'!r} has no bots (rule systems with bots: {with_bots})")
+    if side not in defaults:
+        raise LookupError(f"{system.title}'s bots play {', '.join(defaults) or 'no side'}, not {side!r}")
     if name is None:
-        if side not in defaults:
-            raise LookupError(
-                f"{system.title} has no default bot for {side!r} (its bots play {', '.join(defaults) or 'no side'}); "
-                f"name one: {', '.join(names)}"
-            )
         name = defaults[side]
     if name not in system.bots:
         raise LookupError(f"{system.title} has no bot {name!r}; choose one of: {', '.join(names)}")
