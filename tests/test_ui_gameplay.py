@@ -267,3 +267,23 @@ def test_a_hand_rolled_face_the_die_lacks_is_refused_and_dropped(app: App) -> No
     key(app, pygame.K_d, mod=pygame.KMOD_CTRL)
     typed(app, "five")
     assert "nothing queued" in app.messages[-1]
+
+
+def test_the_reach_overlay_offers_only_what_the_ap_left_allows(app: App) -> None:
+    """Issue 13 finding 5: after a move that spent AP, the reach overlay shows the rules'
+    reach with the AP left (DOG SECTOR phase 5), and every hex it offers is a move the
+    rules accept."""
+    advance_to(app, "activity")
+    unit = next(p for p in app.state.pieces() if p.side == "american" and p.type == "infantry")
+    full = app.overlay_component().show_reach(app, unit.id)
+    assert full is not None
+    far = max((a for a in app.play.choices("american") if a.get("unit") == unit.id and a["do"] == "move"),
+              key=lambda a: full.costs[app.board.hex_of(a["to"])])  # fmt: skip
+    assert app.act(far)
+    after = app.overlay_component().show_reach(app, unit.id)
+    assert after is not None and set(after.costs) < set(full.costs)
+    moved = app.play.state.map.piece(unit.id)
+    for h in after.costs:
+        if h != moved.hex:
+            assert app.play.refusal({"do": "move", "unit": unit.id, "to": app.board.label(h)}) is None
+    drawn(app)

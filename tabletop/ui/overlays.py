@@ -637,11 +637,12 @@ class Overlays(Component):
         unit = self._reach_unit(app)
         if unit is None:
             return None
-        key = (unit, app.state.version, id(app.state))
+        key = (unit, app.state.version, id(app.state), app.play.head, len(app.play.entries))
         if key != self._reach_key:
             self._reach_key = key
             try:
-                self._reach = plan_move(app.state, app.move_policy, unit)
+                ruled = _rules_reach(app, unit)
+                self._reach = ruled if ruled is not None else plan_move(app.state, app.move_policy, unit)
             except (ValueError, KeyError) as e:  # the rule system refuses this unit
                 self._reach = None
                 app.say(f"movement reach of {unit.id}: {e}")
@@ -919,6 +920,21 @@ class Overlays(Component):
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+def _rules_reach(app: App, unit: Piece) -> Reach | None:
+    """The rules' own reach for ``unit`` now (DOG SECTOR phase 5: the AP it has left),
+    so the overlay never offers a hex the rules then refuse (issue 13 finding 5); None
+    when the rules have no say now (the move policy's whole reach is shown)."""
+    hook = getattr(app.play.rules, "unit_reach", None)
+    if hook is None:
+        return None
+    try:
+        live = app.play.state.map.piece(unit.id)
+    except KeyError:
+        return None
+    found: Reach | None = hook(app.play.state, live)
+    return found
 
 
 def _polygons(app: App, frame: _Frame, hexes: list[Hex]) -> list[Pts | None]:

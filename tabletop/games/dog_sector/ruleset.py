@@ -30,6 +30,7 @@ from typing import Any
 from tabletop.engine.actions import END_PHASE, WHERE, Action, Where
 from tabletop.engine.dice import Dice
 from tabletop.engine.game import Phase
+from tabletop.engine.movement import Reach
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
@@ -174,6 +175,16 @@ class DogSectorRules:
         if state.marked("targeted", piece.id):
             out.append("not to be fired at again this turn")
         return out
+
+    def unit_reach(self, state: GameState, piece: Piece) -> Reach | None:
+        """Phase 5: where an American unit may move now with the AP it has left (the
+        reach ``refusal`` judges moves by), for the window's reach overlay; None in the
+        other phases (the overlay then shows the movement policy's whole reach)."""
+        american = _american()
+        if state.phase != "activity" or american is None or piece.side != AMERICAN or piece.kind != "unit":
+            return None
+        found: Reach = american.unit_reach(state, piece)
+        return found
 
     def describe(self, state: GameState, action: Action) -> str:
         """An action in words, with unit types and hex labels."""
