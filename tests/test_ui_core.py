@@ -122,3 +122,19 @@ def test_escape_clears_the_selection_and_ctrl_q_quits(app: App) -> None:
     assert app.selected is None
     key(app, pygame.K_q, pygame.KMOD_CTRL)
     assert not app.running
+
+
+def test_a_region_name_is_written_on_a_hex_without_pieces() -> None:
+    """Issue 13 finding 17: region labels are never drawn under counters; the name
+    moves to the nearest free hex of its region, and back when the hex is free again."""
+    from tabletop.board import load_map
+    from tabletop.ui.board_view import BoardView
+
+    board = load_map("dog-sector")
+    view = BoardView(board)
+    key = next(k for k, r in board.regions.items() if len(r.hexes) > 3)
+    home = view.region_anchor(key)
+    taken = next(h for h in board.regions[key].hexes if view.layout.center(h) == home)
+    moved = view.region_anchor(key, {taken})
+    assert moved != home and moved in [view.layout.center(h) for h in board.regions[key].hexes]
+    assert view.region_anchor(key, set()) == home

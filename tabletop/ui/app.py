@@ -367,8 +367,9 @@ class App:
             return
         surface.fill(theme.BACKGROUND)
         self.view.draw(surface, self.camera, self.state)
-        self.view.draw_region_names(surface, self.camera)
         for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
+            if layer == "draw_over":  # region names over the counters, where they cover fewest
+                self.view.draw_region_names(surface, self.camera, {p.hex for p in self.state.pieces()})
             for c in self.components:
                 getattr(c, layer)(surface, self)
         self._draw_warning(surface)

@@ -7,7 +7,6 @@ panning a full-size map blits a handful of surfaces per frame.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable
 
@@ -40,6 +39,7 @@ class BoardView:
         self.bounds = (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
         self.fill = [theme.hex_colour(board.terrain_types[board.terrain[h]].colour) for h in self.hexes]
         self.sides = list(self._hexside_segments())
+        self._anchors: dict[tuple[str, frozenset[Hex]], tuple[float, float]] = {}  # region name places
         self.region_edges = list(self._region_edges())
         levels = [board.elevation[h] for h in self.hexes]
         self.has_elevation = min(levels) != max(levels)
@@ -99,14 +99,35 @@ class BoardView:
                 if n > h and n in elevation and elevation[n] != elevation[h]:
                     yield self.shared_edge(h, n)
 
-    @functools.cache  # noqa: B019 - one view per map, kept for the window's life
-    def region_anchor(self, key: str) -> tuple[float, float]:
-        """Where a region's name is written: the centre of its hexes nearest their mean."""
-        hexes = sorted(self.board.regions[key].hexes)
-        pts = np.array([self.layout.center(h) for h in hexes])
-        mean = pts.mean(axis=0)
-        best = int(np.argmin(((pts - mean) ** 2).sum(axis=1)))
-        return (float(pts[best][0]), float(pts[best][1]))
+    def region_anchor(self, key: str, occupied: frozenset[Hex] | set[Hex] = frozenset()) -> tuple[float, float]:
+        """Where a region's name is written: the centre of its hexes nearest their mean
+        that holds no piece (``occupied``), so the name never covers a counter; the
+        nearest hex of all when every one is occupied."""
+        region = self.board.regions[key].hexes
+        taken = frozenset(occupied)
+        cache = self._anchors
+        found = cache.get((key, taken))
+        if found is None:
+            hexes = sorted(region)
+            pts = np.array([self.layout.center(h) for h in hexes])
+            far = ((pts - pts.mean(axis=0)) ** 2).sum(axis=1)
+            # the name runs about 0.12 hex sizes a letter to each side: count the
+            # counters under that strip, and take the hex that covers fewest, nearest
+            # the middle of the region
+            half = 0.12 * len(self.board.regions[key].name) + 0.5
+            held = np.array([self.layout.center(h) for h in occupied]) if occupied else np.zeros((0, 2))
+
+            def covered(i: int) -> int:
+                if not len(held):
+                    return 0
+                d = np.abs(held - pts[i])
+                return int(((d[:, 0] < half) & (d[:, 1] < 0.6)).sum())
+
+            best = min(range(len(hexes)), key=lambda i: (covered(i), far[i], i))
+            if len(cache) > 4096:  # pieces move all game: keep it bounded
+                cache.clear()
+            found = cache[(key, taken)] = (float(pts[best][0]), float(pts[best][1]))
+        return found
 
     # --- drawing --------------------------------------------------------------------
 
@@ -208,13 +229,16 @@ class BoardView:
                         max(1, round(scale * 0.04)),
                     )  # fmt: skip
 
-    def draw_region_names(self, surface: pygame.Surface, camera: Camera) -> None:
-        """Region names over the tiles (text must not be cut at tile edges)."""
+    def draw_region_names(
+        self, surface: pygame.Surface, camera: Camera, occupied: frozenset[Hex] | set[Hex] = frozenset()
+    ) -> None:
+        """Region names over the tiles (text must not be cut at tile edges), each on a
+        hex of its region without pieces (issue 13 finding 17: never under a counter)."""
         if not self.show_regions or camera.scale < 14:
             return
         f = theme.font(max(12, round(camera.scale * 0.42)), bold=True)
         for key, region in self.board.regions.items():
-            sx, sy = camera.to_screen(*self.region_anchor(key))
+            sx, sy = camera.to_screen(*self.region_anchor(key, occupied))
             if -200 < sx < camera.width + 200 and -50 < sy < camera.height + 50:
                 img = f.render(region.name, True, theme.LABEL_ON_DARK)
                 box = img.get_rect(center=(round(sx), round(sy)))
