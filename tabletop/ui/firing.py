@@ -321,6 +321,16 @@ def _ring(
     pygame.draw.circle(surface, colour, c, r, width)
 
 
+def _direction(a: tuple[float, float], b: tuple[float, float], gap: float) -> tuple[float, float, float] | None:
+    """The unit vector from ``a`` to ``b`` and their distance, or None when the two
+    are too close for a line that keeps ``gap`` clear of each end."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = (dx * dx + dy * dy) ** 0.5
+    if n <= gap * 2:
+        return None
+    return dx / n, dy / n, n
+
+
 def _arrow(
     surface: pygame.Surface,
     a: tuple[float, float],
@@ -331,11 +341,10 @@ def _arrow(
     gap: float,
 ) -> None:
     """A line from ``a`` to ``b`` stopping ``gap`` short of ``b``, with a head there."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    n = (dx * dx + dy * dy) ** 0.5
-    if n <= gap * 2:
+    along = _direction(a, b, gap)
+    if along is None:
         return
-    ux, uy = dx / n, dy / n
+    ux, uy, _ = along
     start = (a[0] + ux * gap, a[1] + uy * gap)
     tip = (b[0] - ux * gap, b[1] - uy * gap)
     size = width * 3.2
@@ -362,11 +371,10 @@ def _dashed(
     gap: float,
 ) -> None:
     """A dashed line: a shot not yet fired."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    n = (dx * dx + dy * dy) ** 0.5
-    if n <= gap * 2:
+    along = _direction(a, b, gap)
+    if along is None:
         return
-    ux, uy = dx / n, dy / n
+    ux, uy, n = along
     dash = max(8.0, width * 3.0)
     t = gap
     while t < n - gap:
