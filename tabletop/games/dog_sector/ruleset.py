@@ -33,7 +33,6 @@ from tabletop.engine.game import Phase
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
-from tabletop.yamlfile import read_yaml
 
 from . import german, hits, procedures, victory
 from .procedures import AMERICAN, LANDED, MISSES, SWAMP_CHECKED, TO_LAND, tables
@@ -475,8 +474,9 @@ def _describe(action: Action) -> str:
 @cache
 def phase_texts() -> dict[str, dict[str, list[str]]]:
     """phases.yaml: each phase's rules panel text (rules, and the project's choices)."""
-    data = read_yaml(PHASE_TEXTS)
-    return {str(k): {str(part): [str(x) for x in lines] for part, lines in v.items()} for k, v in data.items()}
+    from .phase_texts import read_phase_texts
+
+    return read_phase_texts(PHASE_TEXTS, (p.key for p in SEQUENCE))
 
 
 def _who(state: GameState, piece_id: Any) -> str:
