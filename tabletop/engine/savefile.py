@@ -337,13 +337,27 @@ def autosave_path(name: str) -> Path:
     return autosave_folder() / f"{_safe_name(name)}.json"
 
 
-def new_autosave_path(stem: str, seed: int, started: datetime | None = None) -> Path:
+def save_folder() -> Path:
+    """Where the player's own saves go (Ctrl+S, Save As): beside the autosaves, apart
+    from them, so a save the player made is never written over by the autosave."""
+    return autosave_folder().parent / "saves"
+
+
+def player_save_path(name: str) -> Path:
+    """The player's save named ``name`` (made safe) in ``save_folder``."""
+    return save_folder() / f"{_safe_name(name)}.json"
+
+
+def new_autosave_path(
+    stem: str, seed: int, started: datetime | None = None, *, folder: Path | None = None
+) -> Path:
     """A fresh autosave for a new game: ``STEM-YYYYMMDD-HHMM-sSEED.json``, with ``-2``,
     ``-3``... added when that name (or one of its rotated copies) is taken; one game, one
-    file, so a new game never replaces another's save."""
+    file, so a new game never replaces another's save. ``folder``: another folder than
+    the autosaves' (the player's saves)."""
     when = (started or datetime.now()).strftime("%Y%m%d-%H%M")
     base = f"{_safe_name(stem)[:80]}-{when}-s{seed}"
-    folder = autosave_folder()
+    folder = folder or autosave_folder()
     n = 1
     while True:
         path = folder / (f"{base}.json" if n == 1 else f"{base}-{n}.json")

@@ -70,6 +70,8 @@ class Autosaver:
             self._tell(f"autosave failed: {reason}; last good save: {last}", str(exc))
             return False
         self.last_good = self.path
+        if self.app is not None:
+            self.app.mark_saved()
         if self.app is not None and self.app.warning:
             self._tell("", f"autosave works again: {self.path}")
         return True
