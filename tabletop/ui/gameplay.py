@@ -83,6 +83,7 @@ class GamePanel(Component):
         self._helper: Any = None  # the autoplayer, made once
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
+        self._can_move = False
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
 
     # --- what the game offers ------------------------------------------------------
@@ -130,12 +131,19 @@ class GamePanel(Component):
             self._choices = (key, self._unit_choices(app))
         return self._choices[1]
 
+    def can_move(self, app: App) -> bool:
+        """Whether the player to act may move a unit now (worked out with the choices)."""
+        self.unit_choices(app)
+        return self._can_move
+
     def _unit_choices(self, app: App) -> list[Action]:
         game = app.play
         actor = game.actor()
+        self._can_move = False
         if actor in (None, "auto") or game.state.phase == SETUP:
             return []
         choices = [a for a in game.choices(actor) if a.get("do") != END_PHASE["do"]]
+        self._can_move = any(a.get("do") == "move" for a in choices)
         if app.selected is not None:
             choices = [a for a in choices if app.selected in (a.get("unit"), a.get("piece"))]
         return [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
@@ -606,7 +614,9 @@ class GamePanel(Component):
                 lines.append((f"  {describe(app, action)}", text, False))
             if len(choices) > CHOICE_ROWS:
                 lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
-            lines.append((f"drag a unit to move it · n: end the phase · b: autoplayer{more}", dim, False))
+            moves = self.can_move(app) or getattr(game.rules, "drag_action", None) is None
+            drag = "drag a unit to move it · " if moves else ""  # this phase's hint, not the last one's
+            lines.append((f"{drag}n: end the phase · b: autoplayer{more}", dim, False))
         return lines, clickable
 
     def _setup_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:

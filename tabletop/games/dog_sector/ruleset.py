@@ -166,7 +166,7 @@ class DogSectorRules:
         if full > 1:
             out.append(f"strength: {'reduced' if hits.is_reduced(piece) else 'full'} ({piece.steps} of {full} steps)")
         american = _american()
-        if piece.side == AMERICAN and american is not None:
+        if piece.side == AMERICAN and american is not None and state.phase == "activity":  # AP are phase 5's
             out.append(f"AP left: {american.ap_left(state, piece)} of {american.ap_total(piece)} (phase 5)")
             if state.marked("fired", piece.id):
                 out.append("has fired this turn")
