@@ -391,8 +391,12 @@ class App:
     def _toggle_fullscreen(self) -> None:
         if pygame.display.get_surface() is None:
             return
+        try:
+            pygame.display.toggle_fullscreen()
+        except pygame.error as exc:  # a display that has no full screen (found by the monkey test)
+            self.say(f"full screen: not available here ({exc})")
+            return
         self.fullscreen = not self.fullscreen
-        pygame.display.toggle_fullscreen()
 
     def screenshot(self) -> Path | None:
         """Save what the window shows as a PNG next to the current folder."""
