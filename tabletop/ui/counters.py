@@ -315,6 +315,8 @@ class CounterLayer(Component):
     def end_stale_modes(self, app: App) -> None:
         """A mode ends when what it needs is gone (finding 3): a menu or a drag of a
         piece no longer on the map, bringing back a piece no longer in the dead pool."""
+        if self.menu is None and self._drag is None and self._press is None and self.placing is None:
+            return  # nothing open (every frame of most of the game)
         on_map = {p.id for p in app.state.pieces()}
         if self.menu is not None and self.menu.piece_id not in on_map:
             self.menu = None
