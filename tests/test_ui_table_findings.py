@@ -268,6 +268,19 @@ def test_a_new_game_of_the_same_scenario_gets_its_own_autosave() -> None:
     assert first.is_file() and savefile.new_autosave_path("dog-sector", 7) != first
 
 
+def test_a_new_game_points_at_the_last_autosave_of_its_scenario() -> None:
+    """Finding 13 (resume at start): starting a scenario again says where the last game
+    of it was autosaved, and how to resume it; a first game says nothing of the kind."""
+    first = open_table("dog-sector", size=SIZE, seed=1, autosave=savefile.new_autosave_path("dog-sector", 1))
+    start_autosave(first)
+    assert not any("resume" in m for m in first.messages)
+    path = first.play.on_phase_end.path  # type: ignore[attr-defined]
+    again = open_table("dog-sector", size=SIZE, seed=2, autosave=savefile.new_autosave_path("dog-sector", 2))
+    start_autosave(again)
+    drive(again, [keydown(pygame.K_p)])
+    assert any(m.endswith(f"tabletop play --load {path}") for m in again.messages)
+
+
 def test_closing_with_unsaved_changes_asks_and_n_keeps_playing_y_quits() -> None:
     """Finding 13: quitting with unsaved changes asks first (y / Enter quits, n / Esc stays)."""
     app = open_table("dog-sector", size=SIZE, seed=1)

@@ -366,6 +366,19 @@ def new_autosave_path(
         n += 1
 
 
+def latest_autosave(stem: str, *, besides: Path | None = None) -> Path | None:
+    """The newest autosave of a game of ``stem`` (named by ``new_autosave_path``), other
+    than ``besides`` (the new game's own): what a player starting that scenario again
+    may want to resume. None if there is none."""
+    folder = autosave_folder()
+    name = re.compile(rf"{re.escape(_safe_name(stem)[:80])}-\d{{8}}-\d{{4}}-s\d+(-\d+)?\.json")
+    try:
+        found = [p for p in folder.iterdir() if name.fullmatch(p.name) and p != besides and p.is_file()]
+        return max(found, key=lambda p: (p.stat().st_mtime, p.name), default=None)
+    except OSError:  # no folder yet, or unreadable: nothing to offer
+        return None
+
+
 KEEP = 3  # previous versions an autosave keeps: NAME.json.1 (newest) .. NAME.json.3
 
 
