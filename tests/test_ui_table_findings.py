@@ -389,3 +389,24 @@ def test_phase_6_shows_no_ap_and_no_move_hint_left_from_phase_5() -> None:
     assert any(line.startswith("AP left") for line in seen["phase 5"])
     assert any("drag a unit" in line for line in seen["phase 5"])
     assert not any(line.startswith("AP left") or "drag a unit" in line for line in seen["phase 6"])
+
+
+def test_the_status_line_names_the_ground_as_it_is_after_a_change_in_play() -> None:
+    """Finding 14: the status line kept the hovered hex's text from before a terrain change."""
+    app = open_table("dogs-of-war-demo", size=SIZE, seed=1)
+    panels = part(app, Panels)
+    pos = (450, 400)
+    seen: list[str] = []
+
+    def change(a: App) -> None:
+        h = a.hover
+        assert h is not None
+        other = next(k for k in a.board.terrain_types if k != a.state.terrain_at(h))
+        seen.append(a.board.terrain_types[other].name)
+        a.edit({"do": "terrain", "hex": a.board.label(h), "to": other})
+
+    drive(app, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+                lambda a: seen.append(panels.status_line(a)[0]), change, keydown(pygame.K_UNKNOWN),
+                lambda a: seen.append(panels.status_line(a)[0])])  # fmt: skip
+    before, new_ground, after = seen
+    assert new_ground not in before and new_ground in after

@@ -228,20 +228,21 @@ class Panels(Component):
 
     def _hovered(self, app: App) -> str:
         h = app.hover
-        if self._hover_text is not None and self._hover_text[0] == h:
+        key = (h, id(app.state), app.state.version)  # the ground may change in play (E6)
+        if self._hover_text is not None and self._hover_text[0] == key:
             return self._hover_text[1]
         if h is None:
             text = "no hex under the pointer"
         else:
             board = app.board
-            parts = [board.label(h), board.terrain_types[board.terrain[h]].name]
+            parts = [board.label(h), board.terrain_types[app.state.terrain_at(h)].name]  # as it is now
             if app.view.has_elevation:
                 parts.append(f"elevation {board.elevation[h]}")
             regions = board.regions_of(h)
             if regions:
                 parts.append("in " + ", ".join(r.name for r in regions))
             text = SEP.join(parts)
-        self._hover_text = (h, text)
+        self._hover_text = (key, text)
         return text
 
     def _text(
