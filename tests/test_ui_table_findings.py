@@ -128,6 +128,8 @@ def test_a_dog_sector_unit_reduced_by_a_hit_is_drawn_on_its_reduced_face() -> No
     drive(app, [lambda a: look_at(a, piece.id), keydown(pygame.K_p), look])
     assert piece.steps < hits.full_steps(piece) and not piece.has("reduced")
     assert seen["face"] is seen["reduced"] and seen["face"] is not seen["full"]
+    shown = [t for t, _, _ in part(app, Panels).selection_lines(app, piece)]
+    assert f"steps: {piece.steps} of {hits.full_steps(piece)} (reduced)" in shown
 
 
 def test_a_flip_in_free_play_changes_piece_steps_through_a_logged_action() -> None:
