@@ -14,13 +14,13 @@ import sys
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is JSON
 
-from benchmarks import frames, game, los, reach, traversal
+from benchmarks import frames, game, idle, los, reach, traversal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument(
-        "--only", choices=("traversal", "los", "reach", "frames", "game"), help="run one benchmark (default: all)"
+        "--only", choices=("traversal", "los", "reach", "frames", "idle", "game"), help="run one benchmark (default: all)"
     )
     parser.add_argument(
         "--range", type=int, default=100, help="largest vector length for traversal (default 100)"
@@ -40,6 +40,9 @@ def main() -> int:
     if args.only in (None, "frames"):
         print("frames: the table at 1600 x 1000 with 2,500 hexes and 200 counters ...", file=sys.stderr)
         result["frames"] = frames.run()
+    if args.only in (None, "idle"):
+        print("idle: CPU share of DOG SECTOR's window waiting for the player, against 60 fps redraws ...", file=sys.stderr)
+        result["idle"] = idle.run()
     if args.only in (None, "game"):
         print("game: DOG SECTOR games by the autoplayer, with and without the log's snapshots ...", file=sys.stderr)
         result["game"] = game.run()

@@ -74,9 +74,9 @@ def _no_tiles(app: App) -> None:
     view = app.view
     original = view.draw
 
-    def draw(surface: pygame.Surface, camera: Any) -> None:
+    def draw(surface: pygame.Surface, camera: Any, *rest: Any) -> None:  # (the map state since issue 12)
         view.invalidate()
-        original(surface, camera)
+        original(surface, camera, *rest)
 
     view.draw = draw  # type: ignore[method-assign]
 

@@ -349,18 +349,6 @@ def test_plain_direction_keys_still_pan_the_map() -> None:
 # --- the right-click menu ---------------------------------------------------------------
 
 
-def test_right_click_flip_marks_the_unit_reduced_and_back() -> None:
-    app, layer = table()
-    look_at(app, "2005")
-    click(app, at(app, "2005"), button=3)
-    assert layer.menu is not None and app.selected == "A1"
-    menu_click(app, layer, "Flip to reduced")
-    assert app.state.piece("A1").has("reduced") and layer.menu is None
-    click(app, at(app, "2005"), button=3)
-    menu_click(app, layer, "Flip to full strength")
-    assert not app.state.piece("A1").has("reduced")
-
-
 def test_adding_a_marker_puts_its_chip_on_the_counter() -> None:
     app, layer = table()
     look_at(app, "2005")
@@ -389,18 +377,6 @@ def test_adding_a_hex_marker_places_a_marker_piece_with_a_new_id() -> None:
     assert [(p.id, p.type, p.kind) for p in smoke] == [
         ("smoke-2", "smoke", "marker")
     ]  # smoke-1 is the demo's
-
-
-def test_remove_to_the_dead_pool_keeps_the_piece_app_wide() -> None:
-    app, layer = table()
-    look_at(app, "2005")
-    click(app, at(app, "2005"), button=3)
-    menu_click(app, layer, "Remove to the dead pool")
-    with pytest.raises(KeyError):
-        app.state.piece("A1")
-    assert [p.id for p in app.play.state.box("dead")] == ["A1"]
-    assert app.selected is None
-    assert app.messages[-1] == "A1 removed to the dead pool (1 there)"
 
 
 def test_the_menu_closes_with_escape_or_a_click_elsewhere() -> None:
@@ -588,25 +564,6 @@ def test_a_drag_move_is_played_through_the_game_and_undone_by_it() -> None:
     assert label_of(app, "A1") == "2107"
 
 
-def test_every_menu_change_is_a_logged_generic_action() -> None:
-    app, layer = table()
-    look_at(app, "2005")
-    for label in ("Flip to reduced", "Turn clockwise", "Remove to the dead pool"):
-        click(app, at(app, "2005"), button=3)
-        menu_click(app, layer, label)
-    facing = app.play.entries[1].action["facing"]
-    assert [e.action for e in app.play.entries] == [
-        {"do": "status", "piece": "A1", "add": ["reduced"]},
-        {"do": "face", "piece": "A1", "facing": facing},
-        {"do": "remove", "piece": "A1", "box": "dead"},
-    ]
-    for _ in range(3):
-        app.play.undo()
-    app.sync()
-    a1 = app.state.piece("A1")
-    assert not a1.has("reduced") and a1.facing != facing and app.play.state.box("dead") == []
-
-
 def test_new_ids_avoid_pieces_in_any_box() -> None:
     app, layer = table()
     look_at(app, "2005")
@@ -637,18 +594,6 @@ def test_the_dead_pool_survives_a_save_and_load() -> None:
         loaded.state.piece("A1")
 
 
-def test_an_edit_in_a_rule_systems_game_is_logged_as_an_edit() -> None:
-    app, layer = table(rules=StubRules())
-    look_at(app, "2005")
-    click(app, at(app, "2005"), button=3)
-    menu_click(app, layer, "Flip to reduced")
-    entry = app.play.entries[-1]
-    assert entry.action == {"do": "status", "piece": "A1", "add": ["reduced"], "edit": True}
-    assert entry.lines[0].startswith("edit (outside the rules)")
-    assert app.state.piece("A1").has("reduced")
-    assert app.messages[-1] == "A1 flipped to reduced"
-
-
 def test_a_drag_in_a_rule_systems_game_plays_the_rules_own_move() -> None:
     app, _ = table(rules=StubRules())
     look_at(app, "2005")
@@ -672,11 +617,96 @@ def test_outside_its_phase_a_unit_moves_only_with_shift_and_as_an_edit(
     assert app.play.entries[-1].action == {"do": "move", "piece": "A1", "to": "2107", "edit": True}
 
 
+def two_steps(app: App, layer: CounterLayer, *, full: bool = True) -> None:
+    """A1 a two-step unit: its counter type given 2 steps (a flip has a face to flip
+    to), the piece at full strength (2 steps) or, with ``full=False``, reduced (1)."""
+    from dataclasses import replace
+
+    cs = layer.counter_set(app)
+    rifleman = replace(cs.unit_types["rifleman"], steps=2)
+    layer.counters = replace(cs, unit_types={**cs.unit_types, "rifleman": rifleman})
+    if full:
+        app.state.update(replace(app.state.piece("A1"), steps=2))
+
+
+def test_right_click_flip_changes_the_units_steps_and_back() -> None:
+    """A flip is Piece.steps, through a logged `steps` action, never a status word
+    (issue 13 finding 1)."""
+    app, layer = table()
+    two_steps(app, layer)
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    assert layer.menu is not None and app.selected == "A1"
+    menu_click(app, layer, "Flip to reduced")
+    a1 = app.state.piece("A1")
+    assert a1.steps == 1 and layer.is_reduced(app, a1) and not a1.status and layer.menu is None
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Flip to full strength")
+    assert app.state.piece("A1").steps == 2 and not layer.is_reduced(app, app.state.piece("A1"))
+
+
+def test_a_one_step_unit_has_no_face_to_flip_to() -> None:
+    """Finding 1: flipping needs a reduced face (the counters file's `steps` of 2 or more)."""
+    app, layer = table()
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    assert not any(item.label.startswith("Flip") for item in layer.menu_items(app))
+
+
+def test_remove_to_the_dead_pool_keeps_the_piece_app_wide() -> None:
+    app, layer = table()
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Remove to the dead pool")
+    with pytest.raises(KeyError):
+        app.state.piece("A1")
+    assert [p.id for p in app.play.state.box("dead")] == ["A1"]
+    assert app.selected is None
+    assert app.messages[-1] == "A1 to dead"  # one line per action: the game's own (finding 14)
+
+
+def test_every_menu_change_is_a_logged_generic_action() -> None:
+    app, layer = table()
+    two_steps(app, layer, full=False)
+    look_at(app, "2005")
+    for label in ("Flip to full strength", "Turn clockwise", "Remove to the dead pool"):
+        click(app, at(app, "2005"), button=3)
+        menu_click(app, layer, label)
+    facing = app.play.entries[1].action["facing"]
+    assert [e.action for e in app.play.entries] == [
+        {"do": "steps", "piece": "A1", "steps": 2},
+        {"do": "face", "piece": "A1", "facing": facing},
+        {"do": "remove", "piece": "A1", "box": "dead"},
+    ]
+    assert [m for m in app.messages if not m.startswith("selected")] == [
+        line for e in app.play.entries for line in e.lines
+    ]  # each change said once, in the game's words (issue 13 finding 14)
+    for _ in range(3):
+        app.play.undo()
+    app.sync()
+    a1 = app.state.piece("A1")
+    assert a1.steps == 1 and a1.facing != facing and app.play.state.box("dead") == []
+
+
+def test_an_edit_in_a_rule_systems_game_is_logged_as_an_edit() -> None:
+    app, layer = table(rules=StubRules())
+    two_steps(app, layer)
+    look_at(app, "2005")
+    click(app, at(app, "2005"), button=3)
+    menu_click(app, layer, "Flip to reduced")
+    entry = app.play.entries[-1]
+    assert entry.action == {"do": "steps", "piece": "A1", "steps": 1, "edit": True}
+    assert entry.lines[0].startswith("edit (outside the rules)")
+    assert app.state.piece("A1").steps == 1
+    assert app.messages[-1] == entry.lines[0] and entry.lines[0] not in app.messages[:-1]  # said once
+
+
 def test_a_refused_change_says_why_and_nothing_else() -> None:
     app, layer = table()
+    two_steps(app, layer)
     app.play.state.result = "blue wins"
     look_at(app, "2005")
     click(app, at(app, "2005"), button=3)
     menu_click(app, layer, "Flip to reduced")
-    assert not app.state.piece("A1").has("reduced")
+    assert app.state.piece("A1").steps == 2
     assert app.messages[-1] == "not allowed: the game is over: blue wins"

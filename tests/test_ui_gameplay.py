@@ -169,15 +169,18 @@ def test_the_after_action_report_is_saved(app: App, tmp_path: Path) -> None:
     assert "trench sections cleared" in text
 
 
-def test_ctrl_s_saves_through_the_autosave_and_keeps_the_previous_version(app: App, tmp_path: Path) -> None:
-    """Ctrl+S writes the game's own save and keeps the one before as NAME.json.1, as every
-    autosave does (finding S2: no write replaces a save with nothing kept)."""
+def test_ctrl_s_writes_the_players_own_save_and_keeps_the_previous_version(app: App, tmp_path: Path) -> None:
+    """Ctrl+S writes the player's own save, never the autosave (issue 13 finding 13), and
+    keeps the one before as NAME.json.1 (finding S2: no write replaces a save with
+    nothing kept)."""
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    first = (tmp_path / "auto.json").read_bytes()
+    mine = app.player_save
+    assert mine is not None and mine != tmp_path / "auto.json" and not (tmp_path / "auto.json").exists()
+    first = mine.read_bytes()
     key(app, pygame.K_n)  # the game moves on
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert (tmp_path / "auto.json").read_bytes() != first
-    assert (tmp_path / "auto.json.1").read_bytes() == first
+    assert app.player_save == mine and mine.read_bytes() != first
+    assert mine.with_name(mine.name + ".1").read_bytes() == first
 
 
 PROSE = {"click", "drag", "hover", "while", "wheel", "selected", "closing", "choice"}

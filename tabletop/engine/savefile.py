@@ -343,19 +343,46 @@ def autosave_path(name: str) -> Path:
     return autosave_folder() / f"{_safe_name(name)}.json"
 
 
-def new_autosave_path(stem: str, seed: int, started: datetime | None = None) -> Path:
+def save_folder() -> Path:
+    """Where the player's own saves go (Ctrl+S, Save As): beside the autosaves, apart
+    from them, so a save the player made is never written over by the autosave."""
+    return autosave_folder().parent / "saves"
+
+
+def player_save_path(name: str) -> Path:
+    """The player's save named ``name`` (made safe) in ``save_folder``."""
+    return save_folder() / f"{_safe_name(name)}.json"
+
+
+def new_autosave_path(
+    stem: str, seed: int, started: datetime | None = None, *, folder: Path | None = None
+) -> Path:
     """A fresh autosave for a new game: ``STEM-YYYYMMDD-HHMM-sSEED.json``, with ``-2``,
     ``-3``... added when that name (or one of its rotated copies) is taken; one game, one
-    file, so a new game never replaces another's save."""
+    file, so a new game never replaces another's save. ``folder``: another folder than
+    the autosaves' (the player's saves)."""
     when = (started or datetime.now()).strftime("%Y%m%d-%H%M")
     base = f"{_safe_name(stem)[:80]}-{when}-s{seed}"
-    folder = autosave_folder()
+    folder = folder or autosave_folder()
     n = 1
     while True:
         path = folder / (f"{base}.json" if n == 1 else f"{base}-{n}.json")
         if not any(os.path.lexists(p) for p in (path, *rotated(path))):
             return path
         n += 1
+
+
+def latest_autosave(stem: str, *, besides: Path | None = None) -> Path | None:
+    """The newest autosave of a game of ``stem`` (named by ``new_autosave_path``), other
+    than ``besides`` (the new game's own): what a player starting that scenario again
+    may want to resume. None if there is none."""
+    folder = autosave_folder()
+    name = re.compile(rf"{re.escape(_safe_name(stem)[:80])}-\d{{8}}-\d{{4}}-s\d+(-\d+)?\.json")
+    try:
+        found = [p for p in folder.iterdir() if name.fullmatch(p.name) and p != besides and p.is_file()]
+        return max(found, key=lambda p: (p.stat().st_mtime, p.name), default=None)
+    except OSError:  # no folder yet, or unreadable: nothing to offer
+        return None
 
 
 KEEP = 3  # previous versions an autosave keeps: NAME.json.1 (newest) .. NAME.json.3

@@ -78,7 +78,7 @@ SHORTCUTS = [
     ("left click a counter", "select it; click again to go down its stack"),
     ("left drag a counter", "move it to another hex (drop off the map: cancel)"),
     ("Shift while dropping", "in a rule system's game: move it anyway, logged as an edit"),
-    ("right click a counter", "menu: flip, add / remove marker, turn, remove to the dead pool"),
+    ("right click a counter", "menu: flip (lose / regain a step), add / remove marker, turn, remove to the dead pool"),
     ("hover a stack", "list its counters and the hex"),
     ("[ / ]", "counters smaller / larger (50%-200%)"),
     ("f", "find a counter by id or type; Enter jumps to it"),
@@ -209,14 +209,25 @@ class CounterLayer(Component):
         return [p for pieces in app.play.state.boxes.values() for p in pieces]
 
     def describe(self, app: App, piece: Piece) -> str:
-        """A piece in a few words: id, what it is, side and status."""
+        """A piece in a few words: id, what it is, side, strength and status."""
         if piece.kind == "marker":
             what = self.counter_set(app).marker(piece.type).name
         else:
             what = self.spec(app, piece).name
         side = f", {piece.side}" if piece.side else ""
+        full = self.full_steps(app, piece)
+        steps = f", {piece.steps} of {full} steps" if piece.kind == "unit" and full > 1 else ""
         status = f" [{', '.join(sorted(piece.status))}]" if piece.status else ""
-        return f"{piece.id} ({what}{side}){status}"
+        return f"{piece.id} ({what}{side}{steps}){status}"
+
+    def full_steps(self, app: App, piece: Piece) -> int:
+        """The steps of a fresh counter of ``piece``'s type (the counters file's
+        ``steps``; 1 where it gives none): what ``Piece.steps`` is measured against."""
+        return (self.spec(app, piece).steps or 1) if piece.kind == "unit" else 1
+
+    def is_reduced(self, app: App, piece: Piece) -> bool:
+        """Whether the unit has lost steps (finding 1: Piece.steps, never a status word)."""
+        return piece.kind == "unit" and piece.steps < self.full_steps(app, piece)
 
     # --- geometry -------------------------------------------------------------------
 
@@ -291,7 +302,34 @@ class CounterLayer(Component):
 
     # --- events ---------------------------------------------------------------------
 
+    def owns_keyboard(self) -> bool:
+        """The finder is open: every key is typed into it (finding 6)."""
+        return self.finder is not None
+
+    def wake_in(self, app: App) -> float | None:
+        """The stack inspector's clock: when it shows (None: it shows already, or no stack)."""
+        if self._hover_key is None or self._hover_time >= HOVER_SECONDS:
+            return None
+        return HOVER_SECONDS - self._hover_time
+
+    def end_stale_modes(self, app: App) -> None:
+        """A mode ends when what it needs is gone (finding 3): a menu or a drag of a
+        piece no longer on the map, bringing back a piece no longer in the dead pool."""
+        if self.menu is None and self._drag is None and self._press is None and self.placing is None:
+            return  # nothing open (every frame of most of the game)
+        on_map = {p.id for p in app.state.pieces()}
+        if self.menu is not None and self.menu.piece_id not in on_map:
+            self.menu = None
+        if self._drag is not None and self._drag not in on_map:
+            self._drag = self._press = None
+        if self._press is not None and self._press[1] not in on_map:
+            self._press = None
+        placing = self.placing
+        if placing is not None and placing.kind == "dead" and all(p.id != placing.piece for p in self.dead_pool(app)):
+            self.placing = None
+
     def handle(self, event: pygame.event.Event, app: App) -> bool:
+        self.end_stale_modes(app)
         if self.finder is not None and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT, pygame.KEYUP):
             return self._finder_key(event, app)
         if event.type == pygame.KEYDOWN:
@@ -508,10 +546,7 @@ class CounterLayer(Component):
                 text = cs.marker(placed.type).text
                 items.append(_MenuItem(f"{text}  {placed.id} (in the hex)", "remove", placed.id))
             return items
-        items = []
-        if piece.kind == "unit":
-            flipped = piece.has("reduced")
-            items.append(_MenuItem("Flip to full strength" if flipped else "Flip to reduced", "flip"))
+        items = self._step_items(app, piece)
         items.append(_MenuItem("Add marker >", "page", "add", enabled=bool(cs.markers)))
         has_markers = bool(self._marker_words(piece)) or bool(app.state.markers_at(piece.hex))
         items.append(_MenuItem("Remove marker >", "page", "remove", enabled=has_markers))
@@ -524,10 +559,26 @@ class CounterLayer(Component):
             items.append(_MenuItem(f"Remove {piece.id}", "remove", piece.id))
         return items
 
+    def _step_items(self, app: App, piece: Piece) -> list[_MenuItem]:
+        """Flip a two-step unit; take or give back one step of a unit of more steps.
+        Each changes Piece.steps through a logged ``steps`` action (finding 1)."""
+        full = self.full_steps(app, piece)
+        if piece.kind != "unit" or full < 2:
+            return []
+        if full == 2:
+            reduced = self.is_reduced(app, piece)
+            label = "Flip to full strength" if reduced else "Flip to reduced"
+            return [_MenuItem(label, "steps", str(full if reduced else 1))]
+        left = f" ({piece.steps} of {full} left)"
+        return [
+            _MenuItem(f"Lose a step{left}", "steps", str(piece.steps - 1), enabled=piece.steps > 1),
+            _MenuItem("Regain a step", "steps", str(piece.steps + 1), enabled=piece.steps < full),
+        ]
+
     @staticmethod
     def _marker_words(piece: Piece) -> set[str]:
-        """A unit's status words shown as chips (all but the flipped face)."""
-        return {w for w in piece.status if w != "reduced"} if piece.kind == "unit" else set()
+        """A unit's status words, shown as chips."""
+        return set(piece.status) if piece.kind == "unit" else set()
 
     def _menu_rect(self, app: App) -> pygame.Rect:
         if self.menu is None:
@@ -573,35 +624,25 @@ class CounterLayer(Component):
         if item.action == "page":
             self.menu.page = item.arg
             return
-        self.menu = None
-        if item.action == "flip":
-            flipping = "reduced" not in piece.status
-            change = "add" if flipping else "drop"
-            if app.edit({"do": "status", "piece": piece.id, change: ["reduced"]}):
-                app.say(f"{piece.id} flipped to {'reduced' if flipping else 'full strength'}")
+        self.menu = None  # each change below is logged once, in the game's own words (finding 14)
+        if item.action == "steps":
+            app.edit({"do": "steps", "piece": piece.id, "steps": int(item.arg)})
         elif item.action == "add":
             marker = self.counter_set(app).marker(item.arg)
             if marker.place == "unit":
-                if app.edit({"do": "status", "piece": piece.id, "add": [marker.key]}):
-                    app.say(f"{piece.id}: {marker.name} marker added")
+                app.edit({"do": "status", "piece": piece.id, "add": [marker.key]})
             else:
                 new = Piece(self.new_id(app, marker.key), marker.key, piece.hex, kind="marker")
-                if app.edit({"do": "place", "piece": piece_to_json(new)}):
-                    app.say(f"{new.id} ({marker.name}) placed in {app.board.grid.label(piece.hex)}")
+                app.edit({"do": "place", "piece": piece_to_json(new)})
         elif item.action == "unmark":
-            if app.edit({"do": "status", "piece": piece.id, "drop": [item.arg]}):
-                app.say(f"{piece.id}: {self.counter_set(app).marker(item.arg).name} marker removed")
+            app.edit({"do": "status", "piece": piece.id, "drop": [item.arg]})
         elif item.action == "remove":
-            where = app.board.grid.label(app.state.piece(item.arg).hex)
-            if app.edit({"do": "remove", "piece": item.arg, "box": REMOVED_BOX}):
-                app.say(f"{item.arg} removed from {where}")
+            app.edit({"do": "remove", "piece": item.arg, "box": REMOVED_BOX})
         elif item.action == "turn":
             assert piece.facing is not None
-            facing = (piece.facing + int(item.arg)) % 6
-            if app.edit({"do": "face", "piece": piece.id, "facing": facing}):
-                app.say(f"{piece.id} turned {'anticlockwise' if item.arg == '1' else 'clockwise'}")
-        elif item.action == "dead" and app.edit({"do": "remove", "piece": piece.id, "box": DEAD_BOX}):
-            app.say(f"{piece.id} removed to the dead pool ({len(self.dead_pool(app))} there)")
+            app.edit({"do": "face", "piece": piece.id, "facing": (piece.facing + int(item.arg)) % 6})
+        elif item.action == "dead":
+            app.edit({"do": "remove", "piece": piece.id, "box": DEAD_BOX})
 
     def new_id(self, app: App, base: str) -> str:
         """``base-N`` with the smallest N used by no piece on the map or in any box."""
@@ -805,22 +846,20 @@ class CounterLayer(Component):
                 self.placing = None
                 return
             facing = self._facing_inward(app, target) if cs.facing else None
-            new = Piece(self.new_id(app, placing.type), placing.type, target, placing.side, facing=facing)
+            full = cs.unit(placing.type).steps or 1  # a counter from the sheet is at full strength
+            new = Piece(self.new_id(app, placing.type), placing.type, target, placing.side, facing=facing, steps=full)
             if app.edit({"do": "place", "piece": piece_to_json(new)}):
                 app.selected = new.id
-                app.say(f"placed {self.describe(app, new)} in {label}")
         elif placing.kind == "marker":
             marker = cs.marker(placing.type)
             new = Piece(self.new_id(app, marker.key), marker.key, target, kind="marker")
-            if app.edit({"do": "place", "piece": piece_to_json(new)}):
-                app.say(f"{new.id} ({marker.name}) placed in {label}")
+            app.edit({"do": "place", "piece": piece_to_json(new)})
         else:
             keep = False
             if any(p.id == placing.piece for p in app.state.pieces()):
                 app.say(f"{placing.piece} cannot come back: a piece with that id is on the map")
             elif app.edit({"do": "unbox", "box": DEAD_BOX, "piece": placing.piece, "to": label}):
                 app.selected = placing.piece
-                app.say(f"{placing.piece} back from the dead pool in {label}")
         if not keep:
             self.placing = None
 
@@ -840,6 +879,7 @@ class CounterLayer(Component):
     # --- frame updates ----------------------------------------------------------------
 
     def update(self, app: App, dt: float) -> None:
+        self.end_stale_modes(app)
         key = None
         over_tray = self.tray_open and self.tray_rect(app).collidepoint(app.mouse)
         if app.hover is not None and not over_tray:  # hover is None off the map and under panels
@@ -910,16 +950,17 @@ class CounterLayer(Component):
         if piece.kind != "unit":
             return art.marker_counter(cs.marker(piece.type), size)
         spec = cs.unit(piece.type)
-        values = None
-        steps = next((w for w in piece.status if w.startswith("steps-") and w[6:].isdigit()), None)
-        if steps is not None and (spec.full or spec.steps):
-            values = steps[6:]
+        reduced = self.is_reduced(app, piece)
+        full = self.full_steps(app, piece)
+        values = None  # the face's printed values (full or reduced, from the counters file)
+        if reduced and full > 2 and not (piece.steps == 1 and spec.reduced):
+            values = str(piece.steps)  # a unit of several steps between its faces: the steps left
         return art.unit_counter(
             spec,
             self.side_rgb(app, piece.side),
             size,
             piece.id,
-            reduced=piece.has("reduced"),
+            reduced=reduced,
             facing=self.facing_angle(app, piece),
             values=values,
         )

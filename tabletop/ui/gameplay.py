@@ -25,6 +25,7 @@ from tabletop.hexgrid import Hex
 from . import theme
 from .app import App, Component
 
+TYPED = {"note": "note", "dice": "dice rolled by hand", "save": "save as (a name, Enter)"}
 AUTO_DELAY = 0.6  # seconds between automatic steps when not paused
 MARGIN, PAD, TEXT, SMALL = 8, 8, 20, 18
 BOX_ALPHA = 228
@@ -39,7 +40,8 @@ SHORTCUTS = [
     ("u / Ctrl+Z, Ctrl+Y", "undo (within the turn), redo"),
     ("Ctrl+Left / Ctrl+Right", "step back / forward through the log (playing on from the past starts a branch)"),
     ("Ctrl+Up / Ctrl+Down", "jump to the previous / next phase in the log"),
-    ("Ctrl+S", "save the game (the autosave is written after every phase)"),
+    ("Ctrl+S", "save the game in your own save file (the autosave, after every phase, is another file)"),
+    ("Ctrl+Shift+S", "save as: type a name for the save, Enter writes it"),
     ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
     ("F5", "setup: let the solver place the pieces left in the tray"),
     ("b", "let the rules' autoplayer (bot) finish your phase for you (stops at the phase's end)"),
@@ -76,11 +78,12 @@ class GamePanel(Component):
         self.placing: str | None = None  # setup piece picked from the tray
         self.box = pygame.Rect(0, 0, 0, 0)
         self.note: str | None = None  # a note being typed
-        self.typing = "note"  # what the typed line is: a "note" or "dice" rolled by hand
+        self.typing = "note"  # what the typed line is: a "note", "dice" rolled by hand, a "save" name
         self.helping: tuple[int, str] | None = None  # (turn, phase) the autoplayer plays for the player
         self._helper: tuple[str, Any] | None = None  # (side, its default bot), made once a side
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
+        self._can_move = False
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
 
     # --- what the game offers ------------------------------------------------------
@@ -128,24 +131,56 @@ class GamePanel(Component):
             self._choices = (key, self._unit_choices(app))
         return self._choices[1]
 
+    def can_move(self, app: App) -> bool:
+        """Whether the player to act may move a unit now (worked out with the choices)."""
+        self.unit_choices(app)
+        return self._can_move
+
     def _unit_choices(self, app: App) -> list[Action]:
         game = app.play
         actor = game.actor()
+        self._can_move = False
         if actor in (None, "auto") or game.state.phase == SETUP:
             return []
         choices = [a for a in game.choices(actor) if a.get("do") != END_PHASE["do"]]
+        self._can_move = any(a.get("do") == "move" for a in choices)
         if app.selected is not None:
             choices = [a for a in choices if app.selected in (a.get("unit"), a.get("piece"))]
         return [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
 
     # --- events ---------------------------------------------------------------------
 
+    def owns_keyboard(self) -> bool:
+        """A line is being typed (note, dice, save name): every key is for it (finding 6)."""
+        return self.note is not None
+
+    def wake_in(self, app: App) -> float | None:
+        """The automatic steps' clock: when the next one plays (None: nothing waits)."""
+        if self.paused or self.override or not self._waiting(app):
+            return None
+        return max(0.0, AUTO_DELAY - self.clock)
+
+    def _waiting(self, app: App) -> bool:
+        return app.play.proposal() is not None or self.bot_for(app) is not None
+
+    def end_stale_modes(self, app: App) -> None:
+        """A mode ends when what it needs is gone (finding 3): placing a setup piece
+        ends with setup (F5, n) or once that piece is placed or gone."""
+        if self.placing is None:
+            return
+        problem = app.play.setup
+        left = to_place(app.state, problem) if problem is not None and app.play.state.phase == SETUP else []
+        if all(p.id != self.placing for p in left):
+            self.placing = None
+
     def handle(self, event: pygame.event.Event, app: App) -> bool:
+        self.end_stale_modes(app)
         if event.type == pygame.KEYDOWN:
             return self._key(event, app)
-        if self.note is not None and event.type == pygame.TEXTINPUT:
-            self.note += event.text
-            return True
+        if self.note is not None:
+            if event.type == pygame.TEXTINPUT:
+                self.note += event.text
+            return event.type in (pygame.TEXTINPUT, pygame.TEXTEDITING, pygame.KEYUP)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             return self._click(event.pos, app)
         return False
@@ -159,6 +194,10 @@ class GamePanel(Component):
             self.undo(app)
         elif ctrl and key == pygame.K_y:
             self._move_in_log(app, app.play.redo, "redo")
+        elif ctrl and key == pygame.K_s and mods & pygame.KMOD_SHIFT:
+            self.note, self.typing = "", "save"
+            pygame.key.start_text_input()
+            app.say("save as: type a name, Enter saves, Esc cancels")
         elif ctrl and key == pygame.K_s:
             self.save(app)
         elif ctrl and key == pygame.K_LEFT:
@@ -211,15 +250,19 @@ class GamePanel(Component):
 
     def _note_key(self, event: pygame.event.Event, app: App) -> bool:
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if self.note and self.typing == "dice":
-                self.hand_dice(app, self.note)
-            elif self.note:
-                app.act({"do": "note", "text": self.note})
-            self.note = None
+            typed, self.note = self.note, None
+            if typed and self.typing == "dice":
+                self.hand_dice(app, typed)
+            elif typed and self.typing == "save":
+                self.note = None if self.save_as(app, typed) else typed  # a refused name stays to edit
+            elif typed:
+                app.act({"do": "note", "text": typed})
         elif event.key == pygame.K_ESCAPE:
             self.note = None
         elif event.key == pygame.K_BACKSPACE:
             self.note = self.note[:-1] if self.note else ""
+        elif event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+            return False  # quitting always works
         return True
 
     def hand_dice(self, app: App, typed: str) -> None:
@@ -254,13 +297,20 @@ class GamePanel(Component):
 
     def _fire_click(self, pos: tuple[int, int], app: App) -> bool:
         """With one of the player's units selected, a click on an enemy it may fire at
-        fires (the choice must be among the game's legal choices)."""
-        if app.selected is None:
+        fires (the choice must be among the game's legal choices). A click on a hex
+        holding the selected unit or a unit of its side only selects (it cycles the
+        stack): it never plays an action (finding 7; a unit's other actions, such as
+        restoring a unit, are chosen in the game box)."""
+        shooter = app.selected_piece()
+        if shooter is None:
             return False
         h = app.hex_at_screen(*pos)
         if h is None:
             return False
-        targets = {p.id for p in app.state.units_at(h)}
+        units = app.state.units_at(h)
+        if any(p.id == shooter.id or p.side == shooter.side for p in units):
+            return False
+        targets = {p.id for p in units}
         for action in self.unit_choices(app):
             if action.get("target") in targets:
                 app.act(action)
@@ -363,30 +413,44 @@ class GamePanel(Component):
         self._move_in_log(app, lambda: app.play.goto(target), "jump")
 
     def save(self, app: App) -> None:
-        """Ctrl+S: write the game now, through the autosave (its file, its previous
-        versions kept, its warning bar cleared once a write works again)."""
-        from .table import Autosaver
+        """Ctrl+S: write the player's own save (finding 13): the file of the last Save
+        As or Ctrl+S of this game, else a new one in the saves folder. Never the
+        autosave, which the next phase would write over."""
+        path = app.player_save or savefile.new_autosave_path(
+            self._stem(app), app.play.seed, folder=savefile.save_folder()
+        )
+        self._write(app, path)
 
-        hook = app.play.on_phase_end
-        if isinstance(hook, Autosaver):
-            if hook.path is None:
-                hook.path = app.save_path = self._new_save_path(app)
-            hook.started = True  # from now on every phase is saved too
-            if hook.save(app.play):
-                app.say(f"saved: {hook.path} (tabletop play --load {hook.path})")
-            return
-        path = app.save_path or self._new_save_path(app)
+    def save_as(self, app: App, name: str) -> bool:
+        """Save As: the player's save named ``name``; False (and why) if the name is
+        not one, or another save already has it."""
+        if not name.strip() or any(c in name for c in "/\\") or name.strip().startswith("."):
+            app.say(f"save as: {name!r} is not a save name (no slashes); type another, Esc cancels")
+            return False
+        path = savefile.player_save_path(name.strip())
+        if path.exists() and path != app.player_save:
+            app.say(f"save as: {path} already holds a save; type another name, Esc cancels")
+            return False
+        return self._write(app, path)
+
+    def _write(self, app: App, path: Path) -> bool:
         try:
-            savefile.write_autosave(path, app.play, app.source)
+            savefile.write_autosave(path, app.play, app.source)  # keeps the versions before
         except OSError as exc:
             app.say(f"save failed: {exc}")
-            return
-        app.save_path = path
+            return False
+        app.player_save = path
+        app.mark_saved()
         app.say(f"saved: {path} (tabletop play --load {path})")
+        return True
+
+    @staticmethod
+    def _stem(app: App) -> str:
+        return Path(app.source or "game").stem
 
     @staticmethod
     def _new_save_path(app: App) -> Path:
-        return savefile.new_autosave_path(Path(app.source or "game").stem, app.play.seed)
+        return savefile.new_autosave_path(GamePanel._stem(app), app.play.seed)
 
     def write_report(self, app: App) -> None:
         """The after-action report: result, the notes, and the log, as a text file named
@@ -408,8 +472,8 @@ class GamePanel(Component):
     # --- the clock ------------------------------------------------------------------
 
     def update(self, app: App, dt: float) -> None:
-        waiting = app.play.proposal() is not None or self.bot_for(app) is not None
-        if self.paused or self.override or not waiting:
+        self.end_stale_modes(app)
+        if self.paused or self.override or not self._waiting(app):
             self.clock = 0.0
             return
         self.clock += dt
@@ -487,7 +551,16 @@ class GamePanel(Component):
 
     def box_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
         """The game box's text lines, and which of them are clickable (an action to play,
-        or a setup piece id to pick)."""
+        or a setup piece id to pick); a line being typed comes last, whatever the phase."""
+        lines, clickable = self._box_lines(app)
+        if self.note is not None:
+            lines.append((f"{TYPED[self.typing]}: {self.note}_", theme.HIGHLIGHT, False))
+        elif app.play.hand_dice:
+            dice = " ".join(map(str, app.play.hand_dice))
+            lines.append((f"dice by hand, for the next rolls: {dice}", theme.HIGHLIGHT, False))
+        return lines, clickable
+
+    def _box_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
         game = app.play
         state = game.state
         dim, text, hot = theme.PANEL_DIM, theme.PANEL_TEXT, theme.HIGHLIGHT
@@ -541,11 +614,9 @@ class GamePanel(Component):
                 lines.append((f"  {describe(app, action)}", text, False))
             if len(choices) > CHOICE_ROWS:
                 lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
-            lines.append((f"drag a unit to move it · n: end the phase · b: autoplayer{more}", dim, False))
-        if self.note is not None:
-            lines.append((f"{'dice rolled by hand' if self.typing == 'dice' else 'note'}: {self.note}_", hot, False))
-        elif game.hand_dice:
-            lines.append((f"dice by hand, for the next rolls: {' '.join(map(str, game.hand_dice))}", hot, False))
+            moves = self.can_move(app) or getattr(game.rules, "drag_action", None) is None
+            drag = "drag a unit to move it · " if moves else ""  # this phase's hint, not the last one's
+            lines.append((f"{drag}n: end the phase · b: autoplayer{more}", dim, False))
         return lines, clickable
 
     def _setup_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:

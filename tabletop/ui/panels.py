@@ -24,6 +24,7 @@ import pygame
 
 from tabletop.engine.actions import Action
 from tabletop.engine.dice import Roll
+from tabletop.engine.pieces import Piece
 
 from . import theme
 from .app import App, Component
@@ -228,20 +229,21 @@ class Panels(Component):
 
     def _hovered(self, app: App) -> str:
         h = app.hover
-        if self._hover_text is not None and self._hover_text[0] == h:
+        key = (h, id(app.state), app.state.version)  # the ground may change in play (E6)
+        if self._hover_text is not None and self._hover_text[0] == key:
             return self._hover_text[1]
         if h is None:
             text = "no hex under the pointer"
         else:
             board = app.board
-            parts = [board.label(h), board.terrain_types[board.terrain[h]].name]
+            parts = [board.label(h), board.terrain_types[app.state.terrain_at(h)].name]  # as it is now
             if app.view.has_elevation:
                 parts.append(f"elevation {board.elevation[h]}")
             regions = board.regions_of(h)
             if regions:
                 parts.append("in " + ", ".join(r.name for r in regions))
             text = SEP.join(parts)
-        self._hover_text = (h, text)
+        self._hover_text = (key, text)
         return text
 
     def _text(
@@ -475,6 +477,21 @@ class Panels(Component):
         piece = app.selected_piece()
         if piece is None:
             return
+        lines = self.selection_lines(app, piece)
+        line_h = theme.font(TEXT).get_linesize() + 3
+        room = max(1, (bottom - topright[1] - 2 * PAD) // line_h)
+        self._lines_box(
+            surface,
+            "selection",
+            lines[:room],
+            topright,
+            max_width=RIGHT_WIDTH,
+            min_width=RIGHT_WIDTH,
+            anchor="topright",
+        )
+
+    def selection_lines(self, app: App, piece: Piece) -> list[tuple[str, tuple[int, ...], bool]]:
+        """The selected piece's box, from the game as it is now (strength from Piece.steps)."""
         status = ", ".join(sorted(piece.status)) or "none"
         facing = "none" if piece.facing is None else str(piece.facing)
         lines: list[tuple[str, tuple[int, ...], bool]] = [
@@ -488,7 +505,11 @@ class Panels(Component):
             (f"hex: {app.board.label(piece.hex)}", theme.PANEL_TEXT, False),
             (f"status: {status}", theme.PANEL_TEXT, False),
         ]
-        if piece.steps != 1:
+        full = app.play.unit_steps.get(piece.type, 1) if piece.kind == "unit" else 1  # the counters' steps
+        if full > 1:
+            strength = "reduced" if piece.steps < full else "full strength"
+            lines.append((f"steps: {piece.steps} of {full} ({strength})", theme.PANEL_TEXT, False))
+        elif piece.steps != 1:
             lines.append((f"steps: {piece.steps}", theme.PANEL_TEXT, False))
         if piece.level:
             lines.append((f"level: {piece.level}", theme.PANEL_TEXT, False))
@@ -500,17 +521,7 @@ class Panels(Component):
         notes = getattr(app.play.rules, "unit_lines", None)  # the rules' own words on the unit
         if notes is not None:
             lines += [(line, theme.HIGHLIGHT, False) for line in notes(app.play.state, piece)]
-        line_h = theme.font(TEXT).get_linesize() + 3
-        room = max(1, (bottom - topright[1] - 2 * PAD) // line_h)
-        self._lines_box(
-            surface,
-            "selection",
-            lines[:room],
-            topright,
-            max_width=RIGHT_WIDTH,
-            min_width=RIGHT_WIDTH,
-            anchor="topright",
-        )
+        return lines
 
     def _draw_help(self, surface: pygame.Surface, app: App) -> None:
         items = app.all_shortcuts()

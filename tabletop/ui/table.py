@@ -72,6 +72,8 @@ class Autosaver:
             self._tell(f"autosave failed: {reason}; last good save: {last}", str(exc))
             return False
         self.last_good = self.path
+        if self.app is not None:
+            self.app.mark_saved()
         if self.app is not None and self.app.warning:
             self._tell("", f"autosave works again: {self.path}")
         return True
@@ -88,6 +90,10 @@ def start_autosave(app: App, path: Path | None = None) -> bool:
     hook = app.play.on_phase_end
     if not isinstance(hook, Autosaver):
         return False
+    if hook.last_good is None and app.source:  # a new game: the last one may be resumed
+        last = savefile.latest_autosave(Path(app.source).stem, besides=path or hook.path)
+        if last is not None:
+            app.say(f"your last game of this scenario was saved: resume it with tabletop play --load {last}")
     return hook.start(app.play, path)
 
 

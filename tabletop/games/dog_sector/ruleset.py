@@ -34,7 +34,6 @@ from tabletop.engine.movement import Reach
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
-from tabletop.yamlfile import read_yaml
 
 from . import german, hits, procedures, victory
 from .procedures import AMERICAN, LANDED, MISSES, SWAMP_CHECKED, TO_LAND, tables
@@ -168,7 +167,7 @@ class DogSectorRules:
         if full > 1:
             out.append(f"strength: {'reduced' if hits.is_reduced(piece) else 'full'} ({piece.steps} of {full} steps)")
         american = _american()
-        if piece.side == AMERICAN and american is not None:
+        if piece.side == AMERICAN and american is not None and state.phase == "activity":  # AP are phase 5's
             out.append(f"AP left: {american.ap_left(state, piece)} of {american.ap_total(piece)} (phase 5)")
             if state.marked("fired", piece.id):
                 out.append("has fired this turn")
@@ -506,8 +505,9 @@ def _describe(action: Action) -> str:
 @cache
 def phase_texts() -> dict[str, dict[str, list[str]]]:
     """phases.yaml: each phase's rules panel text (rules, and the project's choices)."""
-    data = read_yaml(PHASE_TEXTS)
-    return {str(k): {str(part): [str(x) for x in lines] for part, lines in v.items()} for k, v in data.items()}
+    from .phase_texts import read_phase_texts
+
+    return read_phase_texts(PHASE_TEXTS, (p.key for p in SEQUENCE))
 
 
 def _who(state: GameState, piece_id: Any) -> str:
