@@ -23,18 +23,10 @@ from tabletop.ui.gameplay import GamePanel
 from tabletop.ui.panels import Panels
 from tabletop.ui.table import open_table
 
-# Found by this test in a file outside the table fixes (tabletop/ui/overlays.py, helper C
-# of issue 13): with a marker selected (a DOG SECTOR cleared-mine marker), the line of
-# sight and viewshed overlays ask the rules with the marker as the viewer, and DOG
-# SECTOR's LOS rules refuse a viewer with no side (ValueError). Expected to fail until
-# the overlays take only units as viewers; every other scenario must pass.
-MARKER_VIEWER = pytest.mark.xfail(
-    raises=ValueError, strict=False, reason="overlays use a selected marker as the LOS viewer (helper C)"
-)
-SCENARIOS = [
-    pytest.param(p.stem, marks=MARKER_VIEWER) if p.stem == "dog-sector" else p.stem
-    for p in sorted((Path(__file__).parents[1] / "scenarios").glob("*.yaml"))
-]
+# Found by this test: with a marker selected (a DOG SECTOR cleared-mine marker) the line
+# of sight and viewshed overlays asked the rules with the marker as the viewer, which
+# DOG SECTOR's rules refuse (ValueError); the overlays now take only units as viewers.
+SCENARIOS = [p.stem for p in sorted((Path(__file__).parents[1] / "scenarios").glob("*.yaml"))]
 LONG = os.environ.get("TABLETOP_MONKEY") == "long"
 EVENTS = 3000 if LONG else 300
 PER_FRAME = 4  # events posted between two frames (players are faster than one per frame)

@@ -847,7 +847,8 @@ class CounterLayer(Component):
                 return
             facing = self._facing_inward(app, target) if cs.facing else None
             full = cs.unit(placing.type).steps or 1  # a counter from the sheet is at full strength
-            new = Piece(self.new_id(app, placing.type), placing.type, target, placing.side, facing=facing, steps=full)
+            fresh = Piece(self.new_id(app, placing.type), placing.type, target, placing.side, facing=facing, steps=full)
+            new = app.play.newcomers.full(fresh)  # with the attributes its type and rules give it
             if app.edit({"do": "place", "piece": piece_to_json(new)}):
                 app.selected = new.id
         elif placing.kind == "marker":

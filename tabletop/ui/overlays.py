@@ -243,6 +243,11 @@ class Overlays(Component):
         self._vs_job = None
         app.overlays.pop(GHOST, None)
 
+    def wake_in(self, app: App) -> float | None:
+        """A viewshed worked out in slices needs the next frame at once (the idle loop
+        would otherwise wait for the pointer to move)."""
+        return 0.0 if self._vs_job is not None else None
+
     # --- events ---------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event, app: App) -> bool:
@@ -387,7 +392,7 @@ class Overlays(Component):
         line from it to the hovered hex; None when there is none."""
         if not app.overlays.get(LOS):
             return None
-        selected = app.selected_piece()
+        selected = _unit_only(app.selected_piece())
         if self._pin is not None:
             a, b = self._pin
             viewer = selected if selected is not None and selected.hex == a else _first_unit(app, a)
@@ -538,7 +543,7 @@ class Overlays(Component):
             return self._vs_pin, _first_unit(app, self._vs_pin)
         selected = app.selected_piece()
         if selected is not None:
-            return selected.hex, selected
+            return selected.hex, _unit_only(selected)
         if app.hover is not None:
             return app.hover, _first_unit(app, app.hover)
         return None
@@ -1068,6 +1073,12 @@ def place_near(
 def _first_unit(app: App, h: Hex) -> Piece | None:
     units = app.state.units_at(h)
     return units[0] if units else None
+
+
+def _unit_only(piece: Piece | None) -> Piece | None:
+    """A selected piece as a viewer: a unit looks, a marker (smoke, a cleared mine) does
+    not, so its hex looks as an empty hex would (the rules refuse a viewer with no side)."""
+    return piece if piece is not None and piece.kind == "unit" else None
 
 
 def _target_unit(app: App, h: Hex, viewer: Piece | None) -> Piece | None:

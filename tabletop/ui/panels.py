@@ -505,7 +505,7 @@ class Panels(Component):
             (f"hex: {app.board.label(piece.hex)}", theme.PANEL_TEXT, False),
             (f"status: {status}", theme.PANEL_TEXT, False),
         ]
-        full = app.play.unit_steps.get(piece.type, 1) if piece.kind == "unit" else 1  # the counters' steps
+        full = app.play.newcomers.full_steps(piece.type) if piece.kind == "unit" else 1  # the counters' steps
         if full > 1:
             strength = "reduced" if piece.steps < full else "full strength"
             lines.append((f"steps: {piece.steps} of {full} ({strength})", theme.PANEL_TEXT, False))
