@@ -18,6 +18,7 @@ import pytest
 from helpers import on_map, small_map
 
 from tabletop.board import Map, load_map
+from tabletop.engine.counters import counters_for
 from tabletop.engine.movement import Reach, must_stop_overlay, plan_move
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.games import move_policy
@@ -88,8 +89,12 @@ terrain:
     return small_map(text)
 
 
-def unit(board: Map, pid: str, kind: str, label: str, *status: str, side: str = "us") -> Piece:
-    return Piece(pid, kind, board.hex_of(label), side=side, status=frozenset(status))
+def unit(
+    board: Map, pid: str, kind: str, label: str, *status: str, side: str = "us", steps: int | None = None
+) -> Piece:
+    """A unit at ``steps`` (default: its counter's full steps, counters/omaha.yaml)."""
+    full = counters_for("omaha").unit(kind).steps or 1
+    return Piece(pid, kind, board.hex_of(label), side=side, status=frozenset(status), steps=steps or full)
 
 
 def german(board: Map, pid: str, label: str, *status: str) -> Piece:
@@ -556,26 +561,26 @@ def controlled(board: Map, *pieces: Piece) -> set[str]:
 
 def test_infantry_with_two_steps_or_more_and_tanks_control_the_six_adjacent_hexes() -> None:
     # omaha 2: US units control their hex; infantry with 2+ steps and tanks also the 6
-    # adjacent hexes. Full strength is the type's (9.1); "steps-N" gives N steps.
+    # adjacent hexes. Full strength is the counter's (9.1); Piece.steps is the strength.
     board = omaha_map("\n".join([". . . . ."] * 5))
     ring = {board.label(h) for h in on_map(board, board.hex_of("0303"))} | {"0303"}
     for piece in (
         unit(board, "u", "infantry", "0303"),
         unit(board, "u", "ranger", "0303"),
-        unit(board, "u", "infantry", "0303", "steps-2"),
+        unit(board, "u", "infantry", "0303", steps=2),
         unit(board, "u", "tank", "0303"),
-        unit(board, "u", "tank", "0303", "reduced"),
+        unit(board, "u", "tank", "0303", steps=1),
     ):
         assert controlled(board, piece) == ring, piece
 
 
 def test_reduced_infantry_and_other_units_control_only_their_own_hex() -> None:
     # omaha 2: only infantry with 2+ steps (and tanks) reach the adjacent hexes; a reduced
-    # unit has 1 step (project's reading of the status word).
+    # unit has 1 step left (Piece.steps).
     board = omaha_map("\n".join([". . . . ."] * 5))
     for piece in (
-        unit(board, "u", "infantry", "0303", "reduced"),
-        unit(board, "u", "infantry", "0303", "steps-1"),
+        unit(board, "u", "infantry", "0303", steps=1),
+        unit(board, "u", "infantry", "0303", steps=1),
         unit(board, "u", "artillery", "0303"),
         unit(board, "u", "hq", "0303"),
     ):
@@ -594,7 +599,7 @@ def test_a_unit_on_high_ground_controls_the_adjacent_beach_pavillon_and_draw() -
     board = omaha_map(HEIGHTS)  # 0202 is high ground; around it 0201 bocage, 0102 high
     # ground, 0302 draw, 0103 beach, 0203 pavillon, 0303 beach
     assert controlled(board, unit(board, "u", "hq", "0202")) == {"0202", "0302", "0103", "0203", "0303"}
-    assert controlled(board, unit(board, "u", "infantry", "0202", "reduced")) == {
+    assert controlled(board, unit(board, "u", "infantry", "0202", steps=1)) == {
         "0202",
         "0302",
         "0103",
@@ -639,7 +644,7 @@ def test_a_position_traces_a_path_to_an_exit_until_us_control_cuts_it() -> None:
     state.place(unit(board, "b", "infantry", "0403"))
     assert communication_path(state, "wn-1") is None and not in_communication(state, "wn-1")
     # a reduced company controls only its own hex: the path is open again
-    state.update(unit(board, "b", "infantry", "0403", "reduced"))
+    state.update(unit(board, "b", "infantry", "0403", steps=1))
     assert in_communication(state, "wn-1")
 
 

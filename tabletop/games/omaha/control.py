@@ -8,8 +8,7 @@ beach; an occupied Reinforcement position may pass one adjacent US controlled bo
 The figures and words are data in ``movement.yaml`` (``control``, ``communication``), each
 with its section or marked as the project's own choice.
 
-A unit's steps come from its status words: ``steps-N`` gives N, ``reduced`` gives 1,
-otherwise the full strength of its type (``control.full_steps``).
+A unit's steps are ``Piece.steps`` (its counter's full steps when it comes into play).
 
 Knows the map (terrain, regions) and the pieces; knows nothing of cards or fire.
 
@@ -19,7 +18,7 @@ Knows the map (terrain, regions) and the pieces; knows nothing of cards or fire.
 >>> state = MapState.of(omaha, [Piece("g", "infantry", omaha.hex_of("2410"), side="german")])
 >>> [omaha.label(h) for h in communication_path(state, "wn-70")][:3]
 ['2410', '2409', '2408']
->>> state.place(Piece("E/2/116", "infantry", omaha.hex_of("2409"), side="us"))
+>>> state.place(Piece("E/2/116", "infantry", omaha.hex_of("2409"), side="us", steps=3))
 >>> in_communication(state, "wn-70")  # the company behind it cuts it off
 False
 """

@@ -64,7 +64,7 @@ Mode = Literal["standard", "extended"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 #: order word -> turn kind; None is the policy's default
 ORDERS: Mapping[str, Mode] = MappingProxyType({"STD": "standard", "EXT": "extended"})
-STATUS_KEYS = ("climb", "climb_cliff", "disrupted", "reduced")
+STATUS_KEYS = ("climb", "climb_cliff", "disrupted")
 
 
 # --------------------------------------------------------------------------- the data
@@ -90,7 +90,6 @@ class ControlRules:
     low_from: frozenset[str]
     low_not_to: frozenset[str]
     afloat: frozenset[str]
-    full_steps: Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -139,14 +138,9 @@ class MoveRules:
             ) from None
 
     def steps(self, piece: Piece) -> int:
-        """The steps ``piece`` has: a ``steps-N`` status word, else 1 if reduced, else its
-        type's full strength (``control.full_steps``, 1 if the type is not listed)."""
-        for word in sorted(piece.status):
-            if word.startswith("steps-") and word[6:].isdigit():
-                return int(word[6:])
-        if self.status["reduced"] in piece.status:
-            return 1
-        return self.control.full_steps.get(piece.type, 1)
+        """The steps ``piece`` has now: ``Piece.steps``, the one place a unit's strength
+        is kept (set from its counter's full steps when it comes into play)."""
+        return piece.steps
 
 
 class _Reader(Reader):
@@ -292,18 +286,14 @@ class _Reader(Reader):
             data,
             "control",
             "the file",
-            ("none", "adjacent", "high_ground", "not_upward", "afloat", "full_steps"),
+            ("none", "adjacent", "high_ground", "not_upward", "afloat"),
         )
         adjacent = self.block(control, "adjacent", "control")
         high = self.block(control, "high_ground", "control", ("from", "over"))
         low = self.block(control, "not_upward", "control", ("from", "to"))
-        full = self.block(control, "full_steps", "control")
-        for table_name, table in (("adjacent", adjacent), ("full_steps", full)):
-            for t in table:
-                if t not in units:
-                    raise self.error(
-                        table.key_lines[t], f"control.{table_name}: {t!r} is not a type in classes"
-                    )
+        for t in adjacent:
+            if t not in units:
+                raise self.error(adjacent.key_lines[t], f"control.adjacent: {t!r} is not a type in classes")
         comm = self.block(
             data,
             "communication",
@@ -342,9 +332,6 @@ class _Reader(Reader):
                 low_from=frozenset(self.words_in(low, "from", "control.not_upward")),
                 low_not_to=frozenset(self.words_in(low, "to", "control.not_upward")),
                 afloat=frozenset(self.words_in(control, "afloat", "control")),
-                full_steps=MappingProxyType(
-                    {t: self.whole_in(full, t, "control.full_steps", 1) for t in full}
-                ),
             ),
             communication=CommunicationRules(
                 exits=self.word_in(comm, "exits", "communication"),
