@@ -414,7 +414,7 @@ def _check_load_args(args: argparse.Namespace) -> str | None:
 def cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
-    from tabletop.engine.savefile import SaveError
+    from tabletop.engine.savefile import SaveError, save_folder
     from tabletop.ui.table import open_table, start_autosave
 
     named = _check_load_args(args)
@@ -445,7 +445,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"loaded {load}: turn {game.state.turn}, {game.state.phase}, {len(game.entries)} log entries")
     if note:
         print(note)
-    print(f"autosave after every phase, Ctrl+S: {autosave}")
+    print(f"autosave after every phase: {autosave}")
+    print(f"Ctrl+S saves into {save_folder()} (Ctrl+Shift+S: under a name you type)")
     if not start_autosave(app, autosave):
         print(app.messages[-1] if app.messages else f"{autosave}: autosave failed", file=sys.stderr)
     try:
