@@ -183,11 +183,49 @@ def test_phase_2_checks_each_hex_once_then_ends() -> None:
 # --------------------------------------------------------------- phase 3: artillery
 
 
-def test_artillery_targets_sea_or_beach_hexes_away_from_the_bluffs_closest_to_the_trenches() -> None:
-    """Phase 3: the American-occupied hex closest to the trenches is hit, if a sea or
-    beach hex not adjacent to bluffs (project's choice: the closest one that qualifies;
-    ties west first)."""
+def test_the_text_hits_the_closest_occupied_hex_only_if_it_can_be_hit() -> None:
+    """Phase 3, the aid: "American-occupied hex closest to the trenches is hit, if sea or
+    beach hex and not adjacent to bluffs" (option artillery-target: text, the default):
+    the closest occupied hex failing the test is a miss, not a reason to look further."""
     s = fresh("artillery")
+    assert s.options.get("artillery-target", "text") == "text"
+    put(s, "A2", "infantry", "0310")  # draw, 2 hexes from a trench: the closest, and not a target
+    put(s, "A4", "infantry", "0407")  # beach that could be hit, farther away
+    dice = Dice(0, script=[1, 6])
+    lines = procedures.bombard(s, dice)
+    assert dice.log[0].outcome == "section-1: the closest American-occupied hex 0310 (draw) cannot be hit, a miss"
+    assert lines == ["artillery on section-1: no target, a miss (1 of 3)"] and s.map.piece("A4").steps == 2
+    s.map.remove("A2")
+    dice = Dice(0, script=[1, 6])
+    procedures.bombard(s, dice)
+    assert dice.log[0].outcome == "section-1: 0407 is the hex closest to the trenches"
+    assert s.map.piece("A4").steps == 1
+
+
+def test_the_column_reading_picks_a_hex_column_of_the_section_and_hits_without_a_second_die() -> None:
+    """Phase 3, option artillery-roll: column (the project's reconstruction of the missing
+    "Bombarded Section Hex Columns / Hit or Miss?"): 1D6 picks the section, 1D6 a column
+    of it; that column's target hex is hit; a column without one, or face 6 of a five-column
+    section, is a miss."""
+    s = fresh("artillery")
+    s.options["artillery-roll"] = "column"
+    put(s, "A4", "infantry", "0407")  # column 4 of section 1
+    dice = Dice(0, script=[1, 4])
+    lines = procedures.bombard(s, dice)
+    assert dice.log[1].outcome == "section-1 column 4: 0407 is the hex closest to the trenches"
+    assert lines[0] == "artillery on section-1 at 0407: a hit on 1 unit" and len(dice.log) == 2
+    for column in (2, 6):
+        before = s.track("misses")
+        procedures.bombard(s, Dice(0, script=[1, column]))
+        assert s.track("misses") == before + 1
+
+
+def test_artillery_targets_sea_or_beach_hexes_away_from_the_bluffs_closest_to_the_trenches() -> None:
+    """Phase 3, option artillery-target: nearest-qualifying (the project's reading): the
+    closest American-occupied hex that is sea or beach and not adjacent to bluffs is hit
+    (ties west first)."""
+    s = fresh("artillery")
+    s.options["artillery-target"] = "nearest-qualifying"
     put(s, "A1", "infantry", "0408")  # beach next to the bluffs: never
     put(s, "A2", "infantry", "0310")  # draw: never
     put(s, "A3", "infantry", "0403")  # sea
@@ -198,7 +236,7 @@ def test_artillery_targets_sea_or_beach_hexes_away_from_the_bluffs_closest_to_th
     assert labels == ["0207", "0407", "0403"]  # 5, 5 and 9 hexes from a trench hex
     dice = Dice(0, script=[1, 6])
     procedures.bombard(s, dice)
-    assert dice.log[0].outcome == "section-1: 0207 is the hex closest to the trenches"
+    assert dice.log[0].outcome == "section-1: 0207 is the hex closest to the trenches that can be hit"
     assert s.map.piece("A5").steps == 1 and s.map.piece("A4").steps == 2
 
 

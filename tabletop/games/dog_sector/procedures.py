@@ -427,45 +427,92 @@ def trench_distance(board: Map, h: Hex) -> int:
     return found
 
 
-def artillery_candidates(state: GameState, section: str | None = None) -> list[Hex]:
-    """Phase 3: American-occupied sea or beach hexes not adjacent to bluffs (in
-    ``section`` if given), closest to the trenches first, ties west first."""
+#: the readings of phase 3 (scenario options; rules.yaml ``artillery`` says which is the text's)
+TARGET_READINGS = ("text", "nearest-qualifying")
+ROLL_READINGS = ("hit-die", "column")
+
+
+def can_be_hit(board: Map, h: Hex) -> bool:
+    """Phase 3's test: a sea or beach hex not adjacent to bluffs (rules.yaml)."""
     t = tables().artillery
+    return board.terrain[h] in t.target_terrain and not next_to(board, h, t.not_next_to)
+
+
+def _occupied(state: GameState, hexes: frozenset[Hex] | None) -> list[Hex]:
+    """American-occupied hexes (within ``hexes`` if given), closest to the trenches
+    first, ties west first."""
     board = state.board
-    inside = section_hexes(board, section) if section is not None else None
-    out = {
-        p.hex
-        for p in american_units(state)
-        if board.terrain[p.hex] in t.target_terrain
-        and not next_to(board, p.hex, t.not_next_to)
-        and (inside is None or p.hex in inside)
-    }
+    out = {p.hex for p in american_units(state) if hexes is None or p.hex in hexes}
     return sorted(out, key=lambda h: (trench_distance(board, h), *west_first(board, h)))
 
 
+def artillery_candidates(state: GameState, section: str | None = None) -> list[Hex]:
+    """Phase 3: American-occupied sea or beach hexes not adjacent to bluffs (in
+    ``section`` if given), closest to the trenches first, ties west first."""
+    inside = section_hexes(state.board, section) if section is not None else None
+    return [h for h in _occupied(state, inside) if can_be_hit(state.board, h)]
+
+
+def artillery_target(state: GameState, hexes: frozenset[Hex]) -> tuple[Hex | None, str]:
+    """Phase 3: the hex of ``hexes`` (a section, or one of its columns) the guns hit,
+    and why, by the option ``artillery-target``: the text's reading, the American-
+    occupied hex closest to the trenches, hit only if it passes the test (else a miss);
+    or the project's, the closest hex that passes it. (None, why) for a miss."""
+    board = state.board
+    if state.options.get("artillery-target", TARGET_READINGS[0]) == "nearest-qualifying":
+        found = [h for h in _occupied(state, hexes) if can_be_hit(board, h)]
+        if not found:
+            return None, "no American-occupied sea or beach hex away from the bluffs, a miss"
+        return found[0], f"{board.label(found[0])} is the hex closest to the trenches that can be hit"
+    occupied = _occupied(state, hexes)
+    if not occupied:
+        return None, "no American-occupied hex, a miss"
+    closest = occupied[0]
+    if not can_be_hit(board, closest):
+        kind = board.terrain[closest]
+        return None, f"the closest American-occupied hex {board.label(closest)} ({kind}) cannot be hit, a miss"
+    return closest, f"{board.label(closest)} is the hex closest to the trenches"
+
+
+def _column(board: Map, section: str, face: int) -> frozenset[Hex] | None:
+    """The hexes of the ``face``-th column of ``section`` from the west (None past its
+    last column: a miss, the project's reading)."""
+    hexes = section_hexes(board, section)
+    columns = sorted({board.grid.offset_of(h)[0] for h in hexes})
+    if face > len(columns):
+        return None
+    return frozenset(h for h in hexes if board.grid.offset_of(h)[0] == columns[face - 1])
+
+
 def bombard(state: GameState, dice: Dice) -> list[str]:
-    """Phase 3: one bombardment: 1D6 for the section, then the hex closest to the
-    trenches there (sea or beach, not next to bluffs) is hit on 4-6, every unit in it
-    taking one hit. No such hex, or a miss, adds one to the `misses` track."""
+    """Phase 3: one bombardment: 1D6 for the section, then (option ``artillery-roll``)
+    either the target hex of the section and a second 1D6 that hits on 5-6, or 1D6 for a
+    hex column of the section whose target hex is hit (no target there: a miss). A hit
+    hits every unit in the hex once; a miss adds one to the `misses` track."""
     t = tables().artillery
     board = state.board
     face = dice.roll(1, len(t.sections), "phase 3: German artillery, bombarded section")[0]
     section = t.sections[face - 1]
-    candidates = artillery_candidates(state, section)
-    if not candidates:
-        dice.rule(f"{section}: no American-occupied sea or beach hex away from the bluffs, a miss")
+    by_column = state.options.get("artillery-roll", ROLL_READINGS[0]) == "column"
+    area: frozenset[Hex] | None = section_hexes(board, section)
+    where = section
+    if by_column:
+        column = dice.d6(f"phase 3: German artillery, hex column of {section}")
+        area = _column(board, section, column)
+        where = f"{section} column {column}"
+    target, why = artillery_target(state, area) if area is not None else (None, "no such column, a miss")
+    dice.rule(f"{where}: {why}")
+    if target is None:
         state.tracks[MISSES] = state.track(MISSES) + 1
-        return [f"artillery on {section}: no target, a miss ({state.track(MISSES)} of {t.misses})"]
-    target = candidates[0]
-    dice.rule(f"{section}: {board.label(target)} is the hex closest to the trenches")
+        return [f"artillery on {where}: no target, a miss ({state.track(MISSES)} of {t.misses})"]
     label = board.label(target)
     units = american_units(state, target)
-    roll = dice.d6(f"phase 3: artillery at {label}, hit on {_span(t.hit)}")
-    if roll not in t.hit:
-        dice.rule("miss")
-        state.tracks[MISSES] = state.track(MISSES) + 1
-        return [f"artillery on {section} at {label}: a miss ({state.track(MISSES)} of {t.misses})"]
-    dice.rule("hit")
+    if not by_column:  # the column roll is the hit: no second die
+        if dice.d6(f"phase 3: artillery at {label}, hit on {_span(t.hit)}") not in t.hit:
+            dice.rule("miss")
+            state.tracks[MISSES] = state.track(MISSES) + 1
+            return [f"artillery on {section} at {label}: a miss ({state.track(MISSES)} of {t.misses})"]
+        dice.rule("hit")
     lines = [f"artillery on {section} at {label}: a hit on {len(units)} unit{'s' if len(units) != 1 else ''}"]
     for p in units:
         lines += hits.hit(state, p.id, f"artillery at {label}, phase 3")
@@ -473,8 +520,12 @@ def bombard(state: GameState, dice: Dice) -> list[str]:
 
 
 def artillery_done(state: GameState) -> bool:
-    """Phase 3 is over: 3 misses, or no American-occupied hex the guns could hit."""
-    return state.track(MISSES) >= tables().artillery.misses or not artillery_candidates(state)
+    """Phase 3 is over: 3 misses, or no section with a hex the guns could hit (under
+    either reading of the target: the text's needs the closest hex to pass the test)."""
+    if state.track(MISSES) >= tables().artillery.misses:
+        return True
+    board = state.board
+    return all(artillery_target(state, section_hexes(board, key))[0] is None for key in tables().artillery.sections)
 
 
 def _span(faces: frozenset[int]) -> str:

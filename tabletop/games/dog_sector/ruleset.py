@@ -78,6 +78,8 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "random-german-placement": (True, False),
     "limited-reinforcements": (True, False),
     "choose-landing": (True, False),
+    "artillery-target": procedures.TARGET_READINGS,
+    "artillery-roll": procedures.ROLL_READINGS,
 }
 
 
@@ -344,8 +346,8 @@ class DogSectorRules:
         if do == "artillery":
             if state.track(MISSES) >= tables().artillery.misses:
                 return f"phase 3 ends after {tables().artillery.misses} misses"
-            if not procedures.artillery_candidates(state):
-                return "no American-occupied sea or beach hex away from the bluffs for the guns (phase 3)"
+            if procedures.artillery_done(state):
+                return "no section has a hex the guns can hit (phase 3)"
             return None
         if do == "german-fire":
             return _german_fire_refusal(state, action)

@@ -147,11 +147,18 @@ def artillery_table() -> Table:
         rows=tuple(rows),
         choices=(
             "The whole table is the project's: the aid's Table 3 is not in the text. One die for the "
-            f"section (face N is section N), then 1D6 to hit: a hit on {spans(t.hit)}.",
-            f"The hex hit is the American-occupied {' or '.join(sorted(t.target_terrain))} hex of the "
-            f"section, not adjacent to a {' or '.join(sorted(t.not_next_to))} hex, closest to any "
-            f"{' or '.join(sorted(t.closest_to))} hex on the map; ties go to the westernmost, then the "
-            "northernmost hex. No such hex in the section is a miss.",
+            f"section (face N is section N), then 1D6 to hit: a hit on {spans(t.hit)} (option "
+            "artillery-roll: hit-die, the default).",
+            "Option artillery-roll: column: instead of the die to hit, 1D6 picks a hex column of the "
+            "section (face N is its Nth column from the west; a face past its last column is a miss) "
+            "and that column's target hex is hit.",
+            "The text: the American-occupied hex closest to the trenches is hit, if a "
+            f"{' or '.join(sorted(t.target_terrain))} hex not adjacent to a "
+            f"{' or '.join(sorted(t.not_next_to))} hex (option artillery-target: text, the default: a "
+            "closest hex that fails the test is a miss). Option artillery-target: nearest-qualifying "
+            "(the project's reading): the closest hex that passes the test is hit.",
+            f"Closest: hexes to any {' or '.join(sorted(t.closest_to))} hex on the map; ties go to the "
+            "westernmost, then the northernmost hex. No American-occupied hex there is a miss.",
             "A hit hits every unit in the hex once (hits table).",
             f"The phase ends after {t.misses} misses (the aid).",
         ),
