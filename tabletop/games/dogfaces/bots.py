@@ -9,6 +9,7 @@ gives the exact odds of the Combat Table, the same arithmetic the rules roll by.
 
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -16,7 +17,6 @@ from functools import cache
 
 from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.game import PASS, SideView
-from tabletop.engine.movement import plan_move
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
@@ -24,10 +24,10 @@ from tabletop.hexgrid import Hex, distance, neighbors
 from . import combat
 from .data import roster
 from .ruleset import (
-    ATTACK_PHASES, MOVE_PHASES, OVERWATCH, SIDES, STUNNED, DogfacesRules, _move_policy, aboard, find,
-    leader_number, other, sees, shots_for, soldier, strike_of, target_of, units, weapons_of,
+    ATTACK_PHASES, MOVE_PHASES, OVERWATCH, SIDES, STUNNED, DogfacesRules, aboard, find,
+    leader_number, other, reach_of, sees, shots_for, soldier, strike_of, target_of, units, weapons_of,
 )  # fmt: skip
-from .movement import jet_pack_targets
+from .movement import default_table, jet_pack_targets
 
 TURN_CAP = int(roster().choices["turn_cap"])  # G-D16: the text has no last turn
 SIDE = SIDES[0]
@@ -92,6 +92,33 @@ class TacticalBot:
 
     def __init__(self) -> None:
         self.stay: set[tuple[object, int, str, str]] = set()
+        self._field: tuple[object, dict[Hex, int]] | None = None
+
+    def _approach(self, state: GameState, enemies: list[Piece]) -> dict[Hex, int]:
+        """Walking distance (in move-cost units, soldiers' terrain, units ignored) from
+        every hex to the nearest enemy: closing in goes round the river, not into it."""
+        key = (id(state.map), tuple(sorted((e.id, e.hex) for e in enemies)))
+        if self._field is not None and self._field[0] == key:
+            return self._field[1]
+        table = default_table()
+        board = state.board
+        dist: dict[Hex, int] = {}
+        frontier = [(0, board.label(e.hex), e.hex) for e in enemies]
+        heapq.heapify(frontier)
+        while frontier:
+            d, _, h = heapq.heappop(frontier)
+            if h in dist:
+                continue
+            dist[h] = d
+            for n in neighbors(h):
+                if n in dist or not board.grid.contains(n):
+                    continue
+                cost = table.enter_cost(state.map.terrain_at(h), False)
+                if cost is None or table.enter_cost(state.map.terrain_at(n), False) is None:
+                    continue
+                heapq.heappush(frontier, (d + int(cost), board.label(n), n))
+        self._field = (key, dist)
+        return dist
 
     def choose(self, view: SideView) -> Action:
         state, side = view.state, view.side
@@ -135,7 +162,7 @@ class TacticalBot:
 
     def _best_move(self, state: GameState, p: Piece, enemies: list[Piece]) -> Action | None:
         board = state.board
-        reach = plan_move(state.map, _move_policy(), p)
+        reach = reach_of(state.map, p)
         options: list[tuple[float, str, str]] = [(self._score(state, p, p.hex, enemies), "stay", "")]
         for h in reach.costs:
             if h != p.hex:
@@ -170,16 +197,17 @@ class TacticalBot:
                     shots = max(shots, 1.5 + worth(e) + (0.8 if e.has(STUNNED) else 0.0))
         score += shots
         kind = state.map.terrain_at(h)
+        cover = 0.6 if len(enemies) >= len(units(state, p.side)) else 0.3
         if kind in ("forest", "town"):
-            score += 0.8
+            score += cover
         elif kind == "hill":
-            score += 0.4
+            score += cover / 2
         if s.leader is None and leader_number(state, _at(p, h)) is not None:
             score += 0.4
         if nearest == 1 and not s.has("vehicle"):
             score -= 1.5
-        if not shots:
-            score -= 0.3 * max(0, nearest - far)
+        walk = self._approach(state, enemies).get(h, 99)
+        score -= (0.2 if shots else 0.5) * max(0, walk - far)
         if s.has("medic"):
             score += 0.6 * sum(
                 1 for f in units(state, p.side) if f.has(STUNNED) and distance(f.hex, h) == 1 and f.id != p.id

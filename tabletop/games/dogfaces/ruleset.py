@@ -27,7 +27,7 @@ from tabletop.engine.attributes import pairs
 from tabletop.engine.dice import Dice
 from tabletop.engine.game import Phase
 from tabletop.engine.los import LosQuery, line_of_sight
-from tabletop.engine.movement import plan_move
+from tabletop.engine.movement import Reach, plan_move
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
@@ -75,6 +75,19 @@ def _los_policy() -> DogfacesPolicy:
 
 
 _sight: dict[tuple[int, Hex, Hex], bool] = {}
+_reaches: dict[tuple[int, Piece], Reach] = {}
+
+
+def reach_of(state: MapState, piece: Piece) -> Reach:
+    """The unit's walk (V), worked out once per map state: the bot, the refusal and the
+    move itself ask the same question (``MapState.version`` is unique per change)."""
+    key = (state.version, piece)
+    found = _reaches.get(key)
+    if found is None:
+        if len(_reaches) > 2000:
+            _reaches.clear()
+        found = _reaches[key] = plan_move(state, _move_policy(), piece)
+    return found
 
 
 def sees(state: MapState, a: Hex, b: Hex) -> bool:
@@ -95,8 +108,15 @@ def sees(state: MapState, a: Hex, b: Hex) -> bool:
 # --- who is who ---------------------------------------------------------------------------
 
 
+_soldiers: dict[str, Soldier] = {}
+
+
 def soldier(piece: Piece) -> Soldier:
-    return roster().soldier(piece)
+    """The roster entry of a unit, by its type (looked up once per type)."""
+    found = _soldiers.get(piece.type)
+    if found is None:
+        found = _soldiers[piece.type] = roster().soldier(piece)
+    return found
 
 
 def units(state: GameState, side: str | None = None) -> list[Piece]:
@@ -554,7 +574,7 @@ class DogfacesRules:
             return []
         board = state.board
         out: list[Action] = []
-        reach = plan_move(state.map, _move_policy(), piece)
+        reach = reach_of(state.map, piece)
         out += [{"do": "move", "piece": piece.id, "to": board.label(h)} for h in reach.costs if h != piece.hex]
         if soldier(piece).has("jet-pack"):
             out += [{"do": "jet", "piece": piece.id, "to": board.label(h)} for h in jet_pack_targets(state.map, piece)]
@@ -649,7 +669,7 @@ class DogfacesRules:
             if do == "jet":
                 path = [to]
             else:
-                path = plan_move(state.map, _move_policy(), piece).path_to(to)[1:]
+                path = reach_of(state.map, piece).path_to(to)[1:]
             state.marks["mover"] = [piece.id]
             state.marks["path"] = [board.label(h) for h in path]
             return [f"{piece.id} {'jets' if do == 'jet' else 'moves'} toward {action['to']}", *self._step(state)]
