@@ -23,11 +23,27 @@ from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import combat
 from .data import roster
-from .ruleset import (
-    ATTACK_PHASES, MOVE_PHASES, OVERWATCH, SIDES, STUNNED, DogfacesRules, aboard, find,
-    leader_number, other, reach_of, sees, shots_for, soldier, strike_of, target_of, units, weapons_of,
-)  # fmt: skip
 from .movement import default_table, jet_pack_targets
+from .ruleset import (
+    ATTACK_PHASES,
+    MOVE_PHASES,
+    OVERWATCH,
+    SIDES,
+    STUNNED,
+    DogfacesRules,
+    aboard,
+    find,
+    leader_number,
+    other,
+    reach_of,
+    sees,
+    shots_for,
+    soldier,
+    strike_of,
+    target_of,
+    units,
+    weapons_of,
+)  # fmt: skip
 
 TURN_CAP = int(roster().choices["turn_cap"])  # G-D16: the text has no last turn
 SIDE = SIDES[0]
@@ -170,7 +186,7 @@ class TacticalBot:
         if soldier(p).has("jet-pack"):
             for h in jet_pack_targets(state.map, p):
                 options.append((self._score(state, p, h, enemies) - 0.2, "jet", board.label(h)))
-        score, how, to = max(options, key=lambda o: (o[0], o[1] == "stay", o[2]))
+        _score, how, to = max(options, key=lambda o: (o[0], o[1] == "stay", o[2]))
         if how == "stay":
             if RULES.may_overwatch(state, p) and not p.has(OVERWATCH) and self._threatened(state, p, enemies):
                 return {"do": "overwatch", "piece": p.id}
@@ -192,9 +208,9 @@ class TacticalBot:
         shots = 0.0
         for e in enemies:
             d = distance(h, e.hex)
-            if d <= far and any(w.nearest <= d <= w.farthest for w in weapons) and sees(state.map, h, e.hex):
-                if not aboard(state, e):
-                    shots = max(shots, 1.5 + worth(e) + (0.8 if e.has(STUNNED) else 0.0))
+            in_range = d <= far and any(w.nearest <= d <= w.farthest for w in weapons)
+            if in_range and sees(state.map, h, e.hex) and not aboard(state, e):
+                shots = max(shots, 1.5 + worth(e) + (0.8 if e.has(STUNNED) else 0.0))
         score += shots
         kind = state.map.terrain_at(h)
         cover = 0.6 if len(enemies) >= len(units(state, p.side)) else 0.3
@@ -233,10 +249,12 @@ class TacticalBot:
             shooter = find(state, who)
             t = state.map.piece(target)
             strike = strike_of(state, shooter, weapons_of(shooter)[int(idx)], t.hex)
-            out[target] = out.get(target, ()) + (strike,)
+            out[target] = (*out.get(target, ()), strike)
         return out
 
-    def _shot_gain(self, state: GameState, side: str, a: Action, declared: dict[str, tuple[combat.Strike, ...]]) -> float:
+    def _shot_gain(
+        self, state: GameState, side: str, a: Action, declared: dict[str, tuple[combat.Strike, ...]]
+    ) -> float:
         shooter = state.map.piece(str(a["piece"]))
         target = state.map.piece(str(a["target"]))
         weapon = weapons_of(shooter)[int(a["weapon"])]
@@ -246,7 +264,9 @@ class TacticalBot:
         gain = expected(after, tgt, target) - expected(before, tgt, target)
         if weapon.splash:
             hexes = (
-                [state.board.hex_of(str(a["splash"]))] if a.get("splash") else [n for n in neighbors(target.hex)]
+                [state.board.hex_of(str(a["splash"]))]
+                if a.get("splash")
+                else [n for n in neighbors(target.hex)]
             )
             for h in hexes:
                 if not state.board.grid.contains(h):

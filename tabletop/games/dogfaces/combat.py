@@ -75,9 +75,9 @@ def roll_modifier(strikes: Sequence[Strike], target: Target, r: Roster | None = 
     if any(s.sharp for s in strikes):
         mod += int(r.numbers["sharpshooter"])
     effect = shot_table().into_hex.get(target.terrain)
-    if effect is not None and effect.applies_to == "attack roll":
-        if not effect.when_firer_lower or any(s.lower for s in strikes):
-            mod += effect.amount
+    from_below = effect is not None and (not effect.when_firer_lower or any(s.lower for s in strikes))
+    if effect is not None and effect.applies_to == "attack roll" and from_below:
+        mod += effect.amount
     if target.hard_to_hit and any(not s.splash and s.kind != "frag" for s in strikes):
         mod += int(r.numbers["hard-to-hit"])
     return mod
@@ -87,9 +87,8 @@ def _counts(strike: Strike, target: Target) -> bool:
     """Whether the strike's points can harm the target at all (II armour)."""
     if target.ap_only:
         return strike.kind == "ap"  # II MCV: only armour-piercing weapons harm it
-    if target.suit and (strike.kind == "frag" or strike.splash):
-        return False  # II George: completely protected from frag and flame splash
-    return True
+    # II George: completely protected from frag and flame splash
+    return not (target.suit and (strike.kind == "frag" or strike.splash))
 
 
 def _absorbable(strike: Strike, target: Target) -> bool:
@@ -97,7 +96,9 @@ def _absorbable(strike: Strike, target: Target) -> bool:
     return target.suit and strike.kind in ("laser", "flame") and not strike.splash
 
 
-def points_distribution(strikes: Sequence[Strike], target: Target, r: Roster | None = None) -> dict[int, Fraction]:
+def points_distribution(
+    strikes: Sequence[Strike], target: Target, r: Roster | None = None
+) -> dict[int, Fraction]:
     """The exact distribution of the damage points reaching the target."""
     r = r or roster()
     hit = Fraction(6 - len(r.numbers["double-shot-misses"]), 6)
@@ -151,7 +152,9 @@ def odds(strikes: Sequence[Strike], target: Target, r: Roster | None = None) -> 
     return out
 
 
-def resolve(strikes: Sequence[Strike], target: Target, d6: Roll, who: str, r: Roster | None = None) -> tuple[str, list[str]]:
+def resolve(
+    strikes: Sequence[Strike], target: Target, d6: Roll, who: str, r: Roster | None = None
+) -> tuple[str, list[str]]:
     """Roll one attack on ``who``: the result and what happened in words."""
     r = r or roster()
     lines: list[str] = []
@@ -175,10 +178,10 @@ def resolve(strikes: Sequence[Strike], target: Target, d6: Roll, who: str, r: Ro
             soft = 0
     points = ap + soft
     if points <= 0:
-        return "miss", lines + [f"no damage reaches {who}"]
+        return "miss", [*lines, f"no damage reaches {who}"]
     column = points + strength_shift(target, r)
     if column < 1:
-        return "miss", lines + [f"{points} point(s) at {who}: column {column}, no effect (G-D14)"]
+        return "miss", [*lines, f"{points} point(s) at {who}: column {column}, no effect (G-D14)"]
     mod = roll_modifier(strikes, target, r)
     face = d6(f"attack on {who}: {points} point(s), column {min(column, 7)}, modifier {mod:+d}")
     if target.lucky:

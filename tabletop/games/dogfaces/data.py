@@ -133,7 +133,9 @@ def load(path: Path = DATA_FILE) -> Roster:
     weapons = {str(k): _weapon(str(k), v) for k, v in data["weapons"].items()}
     soldiers = {str(k): _soldier(str(k), v, weapons) for k, v in data["soldiers"].items()}
     table = {int(k): tuple(v) for k, v in data["combat_table"].items()}
-    if sorted(table) != [1, 2, 3, 4, 5, 6] or any(len(r) != 7 or set(r) - set(RESULTS) for r in table.values()):
+    if sorted(table) != [1, 2, 3, 4, 5, 6] or any(
+        len(r) != 7 or set(r) - set(RESULTS) for r in table.values()
+    ):
         raise _fail("combat_table", "needs rows 1-6 of 7 results each, from " + ", ".join(RESULTS))
     return Roster(
         weapons,

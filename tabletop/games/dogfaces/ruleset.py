@@ -35,7 +35,7 @@ from tabletop.hexgrid import Hex, distance, neighbors
 from . import combat
 from .data import Roster, Soldier, Weapon, roster
 from .los import DogfacesPolicy
-from .movement import DogfacesMovePolicy, default_table, jet_pack_targets, unit_type
+from .movement import DogfacesMovePolicy, default_table, jet_pack_targets
 
 GAME = "Dogfaces"
 BLUE, RED = "blue", "red"
@@ -142,7 +142,9 @@ def aboard(state: GameState, piece: Piece) -> bool:
     if is_vehicle(piece):
         return False
     return any(
-        p.side == piece.side and soldier(p).has("carrier") for p in state.map.units_at(piece.hex) if p.id != piece.id
+        p.side == piece.side and soldier(p).has("carrier")
+        for p in state.map.units_at(piece.hex)
+        if p.id != piece.id
     )
 
 
@@ -221,7 +223,9 @@ def shots_for(state: GameState, piece: Piece, only: str | None = None) -> list[A
     declared = {t for who, _, t, _ in _shots(state) if who == piece.id}
     board = state.board
     enemies = [
-        e for e in units(state, other(str(piece.side))) if (only is None or e.id == only) and targetable(state, e)
+        e
+        for e in units(state, other(str(piece.side)))
+        if (only is None or e.id == only) and targetable(state, e)
     ]
     for i in free_weapons(state, piece):
         w = weapons_of(piece)[i]
@@ -254,7 +258,9 @@ def target_of(state: GameState, piece: Piece) -> combat.Target:
     )
 
 
-def strike_of(state: GameState, shooter: Piece, weapon: Weapon, at: Hex, splash: bool = False) -> combat.Strike:
+def strike_of(
+    state: GameState, shooter: Piece, weapon: Weapon, at: Hex, splash: bool = False
+) -> combat.Strike:
     s = soldier(shooter)
     elev = state.board.elevation
     return combat.Strike(
@@ -324,9 +330,7 @@ def _retreat_path(state: GameState, piece: Piece, hexes: int, attackers: list[He
     return path
 
 
-def apply_result(
-    state: GameState, piece: Piece, result: str, attackers: list[Hex], dice: Dice
-) -> list[str]:
+def apply_result(state: GameState, piece: Piece, result: str, attackers: list[Hex], dice: Dice) -> list[str]:
     """What a Combat Table result does to ``piece`` (VI), with the abilities of II."""
     lines: list[str] = []
     if result == "miss":
@@ -340,7 +344,10 @@ def apply_result(
         benefit = leader_number(state, piece)
         if s.has("ignores-retreat"):
             lines.append(f"{piece.id} ignores the Retreat (II)")
-        elif benefit is not None and dice.d6(f"{piece.id}'s Leadership Benefit: Retreat ignored on 3-6") >= r.ignore_retreat_on:
+        elif (
+            benefit is not None
+            and dice.d6(f"{piece.id}'s Leadership Benefit: Retreat ignored on 3-6") >= r.ignore_retreat_on
+        ):
             lines.append(f"{piece.id} holds: Leadership Benefit (II)")
         else:
             terrain = state.map.terrain_at(piece.hex)
@@ -374,7 +381,9 @@ def attack(
     return result, lines + apply_result(state, target, result, attackers, dice)
 
 
-def _splash(state: GameState, shooter: Piece, weapon: Weapon, centre: Hex, chosen: Hex | None, dice: Dice) -> list[str]:
+def _splash(
+    state: GameState, shooter: Piece, weapon: Weapon, centre: Hex, chosen: Hex | None, dice: Dice
+) -> list[str]:
     """Frag: 1 point on every unit around the target hex; flame: on the chosen hex. Each is
     an attack of its own, never added to others (VI)."""
     hexes = [chosen] if chosen is not None else [n for n in neighbors(centre) if state.board.grid.contains(n)]
@@ -472,7 +481,9 @@ class DogfacesRules:
         for key in keys:
             vehicle = key in table.vehicles
             h = next(
-                h for h in free if table.enter_cost(state.map.terrain_at(h), vehicle) is not None
+                h
+                for h in free
+                if table.enter_cost(state.map.terrain_at(h), vehicle) is not None
                 and not state.map.units_at(h)
             )
             counts[key] = counts.get(key, 0) + 1
@@ -575,9 +586,14 @@ class DogfacesRules:
         board = state.board
         out: list[Action] = []
         reach = reach_of(state.map, piece)
-        out += [{"do": "move", "piece": piece.id, "to": board.label(h)} for h in reach.costs if h != piece.hex]
+        out += [
+            {"do": "move", "piece": piece.id, "to": board.label(h)} for h in reach.costs if h != piece.hex
+        ]
         if soldier(piece).has("jet-pack"):
-            out += [{"do": "jet", "piece": piece.id, "to": board.label(h)} for h in jet_pack_targets(state.map, piece)]
+            out += [
+                {"do": "jet", "piece": piece.id, "to": board.label(h)}
+                for h in jet_pack_targets(state.map, piece)
+            ]
         if self.may_overwatch(state, piece):
             out.append({"do": "overwatch", "piece": piece.id})
         return out
@@ -625,7 +641,9 @@ class DogfacesRules:
         if do in ("move", "jet", "overwatch"):
             if state.phase not in MOVE_PHASES:
                 return "moves are made in the Movement phase (IV, V)"
-            return None if action in self.unit_moves(state, piece) else f"{piece.id} cannot {do} there now (V)"
+            return (
+                None if action in self.unit_moves(state, piece) else f"{piece.id} cannot {do} there now (V)"
+            )
         if do == "shoot":
             if state.phase not in ATTACK_PHASES:
                 return "shots are declared in the Attack phase (VI)"
@@ -666,13 +684,13 @@ class DogfacesRules:
             if piece.has(OVERWATCH):
                 state.map.update(replace(piece, status=piece.status - {OVERWATCH}))
             to = board.hex_of(str(action["to"]))
-            if do == "jet":
-                path = [to]
-            else:
-                path = reach_of(state.map, piece).path_to(to)[1:]
+            path = [to] if do == "jet" else reach_of(state.map, piece).path_to(to)[1:]
             state.marks["mover"] = [piece.id]
             state.marks["path"] = [board.label(h) for h in path]
-            return [f"{piece.id} {'jets' if do == 'jet' else 'moves'} toward {action['to']}", *self._step(state)]
+            return [
+                f"{piece.id} {'jets' if do == 'jet' else 'moves'} toward {action['to']}",
+                *self._step(state),
+            ]
         if do == "step":
             return self._step(state)
         raise ValueError(f"Dogfaces has no action {do!r}")
@@ -706,7 +724,9 @@ class DogfacesRules:
         shooter = state.map.piece(shooter.id)
         centre = target.hex
         before = (target.hex, target.status)
-        result, more = attack(state, target, [strike_of(state, shooter, weapon, target.hex)], [shooter.hex], dice)
+        _result, more = attack(
+            state, target, [strike_of(state, shooter, weapon, target.hex)], [shooter.hex], dice
+        )
         lines += more
         if weapon.splash:
             chosen = state.board.hex_of(str(action["splash"])) if action.get("splash") else None

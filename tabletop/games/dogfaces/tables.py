@@ -110,11 +110,19 @@ def roster_table(r: Roster) -> Table:
 def terrain_table() -> Table:
     shots = shot_table()
     rows = tuple(
-        (kind, spec.applies_to, f"{spec.amount:+d}", "from lower ground" if spec.when_firer_lower else "", spec.also)
+        (
+            kind,
+            spec.applies_to,
+            f"{spec.amount:+d}",
+            "from lower ground" if spec.when_firer_lower else "",
+            spec.also,
+        )
         for kind, spec in shots.into_hex.items()
     )
     rows += tuple((kind, "range through it", f"at most {n}", "", "") for kind, n in shots.range_limit.items())
-    return Table("terrain", "Shooting into terrain", "Dogfaces V", ("terrain", "changes", "by", "when", "also"), rows)
+    return Table(
+        "terrain", "Shooting into terrain", "Dogfaces V", ("terrain", "changes", "by", "when", "also"), rows
+    )
 
 
 def tables() -> list[Table]:
