@@ -56,6 +56,7 @@ class Soldier:
     recovers: int = 6
     leader: Leader | None = None
     abilities: frozenset[str] = frozenset()
+    count: int = 1
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -82,7 +83,8 @@ class Roster:
             raise ValueError(f"{piece.id}: unit type {piece.type!r} is not a Dogfaces soldier") from None
 
     def team(self, team: str) -> list[str]:
-        return [k for k, s in self.soldiers.items() if s.team == team]
+        """The unit types of a team, each as many times as a side has it (two LCVs)."""
+        return [k for k, s in self.soldiers.items() if s.team == team for _ in range(s.count)]
 
 
 def _fail(key: str, message: str) -> DataError:
@@ -124,6 +126,7 @@ def _soldier(key: str, spec: Any, weapons: dict[str, Weapon]) -> Soldier:
         int(spec.get("recovers", 6)),
         Leader(int(lead["range"]), int(lead["recovers"])) if lead else None,
         abilities,
+        int(spec.get("count", 1)),
     )
 
 
