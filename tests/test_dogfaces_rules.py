@@ -512,3 +512,12 @@ def test_turn_sequence_and_player_one() -> None:
     game.play({"do": "resolve", "side": "red"})
     game.play(game.proposal())
     assert (game.state.phase, game.actor()) == ("p2-move", "blue")
+
+
+def test_tom_both_weapons_option() -> None:
+    """II Tom "in addition to a laser pistol": the option gives him both in one turn
+    (the project's default reading, G-D9, is one of the two)."""
+    s = make([("tom", "blue", at(1)), ("mark", "red", at(3))], phase="p1-attack")
+    s.options["tom-both-weapons"] = True
+    R.apply(s, {"do": "shoot", "piece": "blue-tom", "weapon": 0, "target": "red-mark"}, dice())
+    assert [a["weapon"] for a in shots(s, "blue-tom")] == [1]

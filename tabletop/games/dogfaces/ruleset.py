@@ -57,6 +57,7 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3, 4, 5),
     "foxtrot": (False, True),
     "player1": ("roll", BLUE, RED),
+    "tom-both-weapons": (False, True),
 }
 
 
@@ -197,7 +198,8 @@ def free_weapons(state: GameState, piece: Piece) -> list[int]:
     the MCV; Tom's rockets while he has some."""
     s = soldier(piece)
     used = [idx for who, idx, _, _ in _shots(state) if who == piece.id]
-    if s.fires == "one" and used:
+    both = state.options.get("tom-both-weapons") and any(w.uses is not None for w in weapons_of(piece))
+    if s.fires == "one" and used and not both:
         return []
     out = []
     for i, w in enumerate(weapons_of(piece)):
