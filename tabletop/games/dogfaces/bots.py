@@ -108,14 +108,14 @@ class TacticalBot:
 
     def __init__(self) -> None:
         self.stay: set[tuple[object, int, str, str]] = set()
-        self._field: tuple[object, dict[Hex, int]] | None = None
+        self._field: tuple[object, object, dict[Hex, int]] | None = None
 
     def _approach(self, state: GameState, enemies: list[Piece]) -> dict[Hex, int]:
         """Walking distance (in move-cost units, soldiers' terrain, units ignored) from
         every hex to the nearest enemy: closing in goes round the river, not into it."""
-        key = (id(state.map), tuple(sorted((e.id, e.hex) for e in enemies)))
-        if self._field is not None and self._field[0] == key:
-            return self._field[1]
+        key = tuple(sorted((e.id, e.hex) for e in enemies))
+        if self._field is not None and self._field[0] is state.board and self._field[1] == key:
+            return self._field[2]
         table = default_table()
         board = state.board
         dist: dict[Hex, int] = {}
@@ -133,7 +133,7 @@ class TacticalBot:
                 if cost is None or table.enter_cost(state.map.terrain_at(n), False) is None:
                     continue
                 heapq.heappush(frontier, (d + int(cost), board.label(n), n))
-        self._field = (key, dist)
+        self._field = (state.board, key, dist)
         return dist
 
     def choose(self, view: SideView) -> Action:

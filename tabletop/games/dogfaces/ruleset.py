@@ -17,11 +17,13 @@ State kept (all plain data, saved with the game):
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from tabletop.board import Map
 from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.attributes import pairs
 from tabletop.engine.dice import Dice
@@ -75,7 +77,7 @@ def _los_policy() -> DogfacesPolicy:
     return DogfacesPolicy()
 
 
-_sight: dict[tuple[int, Hex, Hex], bool] = {}
+_sight: dict[int, tuple[weakref.ref[Map], dict[tuple[Hex, Hex], bool]]] = {}  # per live map
 _reaches: dict[tuple[int, Piece], Reach] = {}
 
 
@@ -96,13 +98,16 @@ def sees(state: MapState, a: Hex, b: Hex) -> bool:
     Cached per map: only terrain touches the line in this game (los.py)."""
     if distance(a, b) <= 2:
         return True
-    key = (id(state.board), a, b)
-    seen = _sight.get(key)
-    if seen is None or state.terrain_overrides():
-        seen = line_of_sight(state, _los_policy(), LosQuery(a, b)).result != "blocked"
-        if len(_sight) > 200_000:
-            _sight.clear()
-        _sight[key] = seen
+    if state.terrain_overrides():
+        return line_of_sight(state, _los_policy(), LosQuery(a, b)).result != "blocked"
+    board = state.board
+    entry = _sight.get(id(board))
+    if entry is None or entry[0]() is not board:  # a new map, or another at a reused id
+        entry = _sight[id(board)] = (weakref.ref(board), {})
+    known = entry[1]
+    seen = known.get((a, b))
+    if seen is None:
+        seen = known[(a, b)] = line_of_sight(state, _los_policy(), LosQuery(a, b)).result != "blocked"
     return seen
 
 
