@@ -521,3 +521,22 @@ def test_tom_both_weapons_option() -> None:
     s.options["tom-both-weapons"] = True
     R.apply(s, {"do": "shoot", "piece": "blue-tom", "weapon": 0, "target": "red-mark"}, dice())
     assert [a["weapon"] for a in shots(s, "blue-tom")] == [1]
+
+
+def test_window_words_and_drag() -> None:
+    """The game box: a soldier's numbers and state (II), the score line (VII), a drag in
+    the Movement phase is a move, Larry's drag beyond his walk a jet (II)."""
+    s = make(
+        [("tom", "blue", at(1)), ("larry", "blue", at(3, 1)), ("mark", "red", at(9))], blue_tom="stunned"
+    )
+    lines = R.unit_lines(s, s.map.piece("blue-tom"))
+    assert "rockets left: 3" in lines and "Stunned" in lines
+    assert R.status(s).startswith("blue 2 on the map, 0 out · red 1 on the map")
+    assert R.drag_action(s, "blue-tom", at(2), False) == {"do": "move", "piece": "blue-tom", "to": at(2)}
+    assert R.drag_action(s, "blue-larry", at(3, 5), False) == {
+        "do": "jet",
+        "piece": "blue-larry",
+        "to": at(3, 5),
+    }
+    assert R.drag_action(s, "red-mark", at(8), False) is None  # not red's phase
+    assert R.describe(s, {"do": "overwatch", "piece": "blue-tom"}) == "blue-tom goes into Overwatch"

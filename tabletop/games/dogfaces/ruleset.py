@@ -501,6 +501,33 @@ class DogfacesRules:
                 attrs[ROCKETS] = max(u for u in uses if u is not None)
             state.map.place(Piece(ident, key, h, side, attributes=pairs(attrs)))
 
+    # -- what the window asks (optional hooks; words.py) ---------------------------------
+
+    def phase_rules(self, state: GameState) -> list[str]:
+        from . import words
+
+        return words.phase_rules(state)
+
+    def status(self, state: GameState) -> str:
+        from . import words
+
+        return words.status(state)
+
+    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
+        from . import words
+
+        return words.unit_lines(state, piece)
+
+    def describe(self, state: GameState, action: Action) -> str:
+        from . import words
+
+        return words.describe(state, action)
+
+    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+        from . import words
+
+        return words.drag_action(state, piece_id, to, forced)
+
     # -- who acts ------------------------------------------------------------------------
 
     def actor(self, state: GameState) -> str | None:
