@@ -37,7 +37,7 @@ from tabletop.hexgrid import Hex, distance, neighbors
 from . import combat
 from .data import Roster, Soldier, Weapon, roster
 from .los import DogfacesPolicy
-from .movement import DogfacesMovePolicy, default_table, jet_pack_targets
+from .movement import DogfacesMovePolicy, default_table, jet_pack_targets, unit_type
 
 GAME = "Dogfaces"
 BLUE, RED = "blue", "red"
@@ -53,6 +53,7 @@ SEQUENCE = (
 MOVE_PHASES = {"p1-move": 1, "p2-move": 2}
 ATTACK_PHASES = {"p1-attack": 1, "p2-attack": 2}
 OOC = "ooc"
+ROSTER = "roster"  # the scenario's box of every soldier a side has (III takes the teams asked)
 STUNNED, OVERWATCH = "stunned", "overwatch"
 ROCKETS = "rockets"
 OPTIONS: dict[str, tuple[Any, ...]] = {
@@ -464,17 +465,20 @@ class DogfacesRules:
         middle outwards (project's choice of order: the roster's). The edges are the
         scenario's ``game: {blue-edge, red-edge}`` regions (default edge-north, edge-south)."""
         if any(p.kind == "unit" for p in state.map.pieces()):
-            return  # a scenario that places its own soldiers
+            return  # a scenario that places its own soldiers (dogfaces-demo)
         opts = {k: state.options.get(k, v[0] if k != "teams" else 2) for k, v in OPTIONS.items()}
         game: Mapping[str, Any] = getattr(scenario, "game", {}) or {}
         edges = {BLUE: game.get("blue-edge", "edge-north"), RED: game.get("red-edge", "edge-south")}
         keys = [k for t in self.roster.teams[: int(opts["teams"])] for k in self.roster.team(t)]
         if opts["foxtrot"]:
             keys += self.roster.team(self.roster.extra_team)
+        waiting = state.boxes.pop(ROSTER, [])
         for side in SIDES:
-            self._set_up(state, side, edges[side], keys)
+            self._set_up(state, side, edges[side], keys, [p for p in waiting if p.side == side])
 
-    def _set_up(self, state: GameState, side: str, region: str, keys: list[str]) -> None:
+    def _set_up(self, state: GameState, side: str, region: str, keys: list[str], waiting: list[Piece]) -> None:
+        """Place ``keys`` (unit types, in order) on the side's edge: the scenario's pieces
+        from its roster box when it has them (their ids and attributes), else new ones."""
         board = state.board
         edge = board.regions[region].hexes
         centre = (board.grid.columns - 1) / 2 if hasattr(board.grid, "columns") else 0
@@ -493,8 +497,13 @@ class DogfacesRules:
                 if table.enter_cost(state.map.terrain_at(h), vehicle) is not None
                 and not state.map.units_at(h)
             )
+            given = next((p for p in waiting if unit_type(p) == key), None)
+            if given is not None:
+                waiting.remove(given)
+                state.map.place(replace(given, hex=h))
+                continue
             counts[key] = counts.get(key, 0) + 1
-            ident = f"{side}-{key}" + (f"-{counts[key]}" if key in ("lcv",) else "")
+            ident = f"{side}-{key}" + (f"-{counts[key]}" if self.roster.soldiers[key].count > 1 else "")
             attrs = {}
             uses = [self.roster.weapons[w].uses for w in self.roster.soldiers[key].weapons]
             if any(u is not None for u in uses):
