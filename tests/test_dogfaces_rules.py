@@ -489,7 +489,9 @@ def test_set_up_same_teams_on_opposite_edges(teams: str, foxtrot: bool, count: i
     """III: the same teams for both sides, taken in order, Foxtrot added; each side on
     its own edge, the edge row filled before the next."""
     opened = open_map_or_scenario("dogfaces-platoon")
-    game = new_game(opened, DogfacesRules(), seed=1, options={"teams": teams, "foxtrot": foxtrot})
+    game = new_game(
+        opened, DogfacesRules(), seed=1, options={"teams": teams, "foxtrot": foxtrot, "edges": "fixed"}
+    )
     for side, edge_row in (("blue", 0), ("red", 17)):
         mine = rs.units(game.state, side)
         assert len(mine) == count
@@ -540,3 +542,17 @@ def test_window_words_and_drag() -> None:
     }
     assert R.drag_action(s, "red-mark", at(8), False) is None  # not red's phase
     assert R.describe(s, {"do": "overwatch", "piece": "blue-tom"}) == "blue-tom goes into Overwatch"
+
+
+def test_edges_by_roll_put_player_one_on_the_first_edge() -> None:
+    """G-D3 (project's choice): the roll-off's winner is Player 1 and sets up on the
+    scenario's first edge (north), the other side on the second, as turn 1 begins."""
+    for seed in (1, 2, 3, 4):
+        game = new_game(
+            open_map_or_scenario("dogfaces"), DogfacesRules(), seed=seed, options={"edges": "roll"}
+        )
+        assert rs.units(game.state) == []  # not set up before the roll
+        auto_setup(game)
+        first = rs.SIDES[game.state.track("player1")]
+        rows = {game.state.board.grid.offset_of(p.hex)[1] for p in rs.units(game.state, first)}
+        assert rows == {0} and game.actor() == first

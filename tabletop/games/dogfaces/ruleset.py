@@ -53,6 +53,7 @@ SEQUENCE = (
 MOVE_PHASES = {"p1-move": 1, "p2-move": 2}
 ATTACK_PHASES = {"p1-attack": 1, "p2-attack": 2}
 OOC = "ooc"
+EDGES = "edges"  # marks: the scenario's first and second set-up edge (regions)
 ROSTER = "roster"  # the scenario's box of every soldier a side has (III takes the teams asked)
 STUNNED, OVERWATCH = "stunned", "overwatch"
 ROCKETS = "rockets"
@@ -61,6 +62,7 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "foxtrot": (False, True),
     "player1": ("roll", BLUE, RED),
     "tom-both-weapons": (False, True),
+    "edges": ("fixed", "roll"),
 }
 
 
@@ -463,20 +465,30 @@ class DogfacesRules:
         """III: the same teams for both sides, taken in order (``teams``: 2-5), Foxtrot
         added by ``foxtrot``; each side fills its edge row before the next row, from the
         middle outwards (project's choice of order: the roster's). The edges are the
-        scenario's ``game: {blue-edge, red-edge}`` regions (default edge-north, edge-south)."""
+        scenario's ``game: {blue-edge, red-edge}`` regions (default edge-north, edge-south):
+        with ``edges: fixed`` blue and red take them now; with ``edges: roll`` (G-D3) the
+        roll-off winner is Player 1 and sets up on the first edge as turn 1 begins."""
         if any(p.kind == "unit" for p in state.map.pieces()):
             return  # a scenario that places its own soldiers (dogfaces-demo)
-        opts = {k: state.options.get(k, v[0] if k != "teams" else 2) for k, v in OPTIONS.items()}
         game: Mapping[str, Any] = getattr(scenario, "game", {}) or {}
-        edges = {BLUE: game.get("blue-edge", "edge-north"), RED: game.get("red-edge", "edge-south")}
+        state.marks[EDGES] = [game.get("blue-edge", "edge-north"), game.get("red-edge", "edge-south")]
+        if state.options.get("edges", "fixed") == "fixed":
+            self._set_up_sides(state, {BLUE: state.marks[EDGES][0], RED: state.marks[EDGES][1]})
+
+    def _set_up_sides(self, state: GameState, edges: Mapping[str, str]) -> list[str]:
+        """III: both sides' teams onto their edges (``edges``: side -> region)."""
+        opts = {k: state.options.get(k, v[0] if k != "teams" else 2) for k, v in OPTIONS.items()}
         keys = [k for t in self.roster.teams[: int(opts["teams"])] for k in self.roster.team(t)]
         if opts["foxtrot"]:
             keys += self.roster.team(self.roster.extra_team)
         waiting = state.boxes.pop(ROSTER, [])
         for side in SIDES:
             self._set_up(state, side, edges[side], keys, [p for p in waiting if p.side == side])
+        return [f"{side} sets up on {region} (III)" for side, region in edges.items()]
 
-    def _set_up(self, state: GameState, side: str, region: str, keys: list[str], waiting: list[Piece]) -> None:
+    def _set_up(
+        self, state: GameState, side: str, region: str, keys: list[str], waiting: list[Piece]
+    ) -> None:
         """Place ``keys`` (unit types, in order) on the side's edge: the scenario's pieces
         from its roster box when it has them (their ids and attributes), else new ones."""
         board = state.board
@@ -573,6 +585,10 @@ class DogfacesRules:
         lines: list[str] = []
         if state.phase == "p1-move" and "player1" not in state.tracks:
             lines += self._player1(state, dice)
+            if state.options.get("edges", "fixed") == "roll" and EDGES in state.marks:
+                first = SIDES[state.track("player1")]
+                regions = state.marks[EDGES]
+                lines += self._set_up_sides(state, {first: regions[0], other(first): regions[1]})
         for key in ("moved", "shots", "path", "mover", "aboard"):
             state.marks.pop(key, None)
         state.tracks.pop("resolved", None)
