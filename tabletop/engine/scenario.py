@@ -251,9 +251,21 @@ def _found(
         if why is not None:
             errors.append(DataError(path, line, f"{what}: {candidate} is {why}; make it a YAML file or remove it"))
             return False
-        if candidate.resolve() != path.resolve():  # a scenario may share its map's name
-            return candidate
+        if candidate.resolve() != path.resolve() and not _sibling_scenario(path, candidate):
+            return candidate  # a scenario may share its map's name, and so may another beside it
     return None
+
+
+def _sibling_scenario(path: Path, candidate: Path) -> bool:
+    """Whether ``candidate``, in the scenario's own folder, is itself a scenario (scenarios/
+    dogfaces.yaml beside dogfaces-demo.yaml, both on the map dogfaces): never its map or
+    counters, so the search goes on to ../maps and the shipped files."""
+    if candidate.parent.resolve() != path.parent.resolve():
+        return False
+    try:
+        return is_scenario_data(read_data(candidate))
+    except (DataError, DataErrors):
+        return False
 
 
 def _map_of(path: Path, data: LineDict, errors: list[DataError]) -> Map | None:

@@ -723,8 +723,8 @@ def cli_cases() -> list[Case]:
         ("bot-nobody", ("play", "--bot", "nobody", "--frames", "2", "--size", "400x300")),
     ):
         c(f"S2-{name}-over-autosave", autosave_mid(), args)
-    c("S2-dogfaces-bot-blue-over-autosave", autosave_mid("dogfaces"),
-      ("play", "dogfaces", "--bot", "blue", "--frames", "2", "--size", "400x300"))
+    c("S2-dogfaces-bot-green-over-autosave", autosave_mid("dogfaces"),  # a side it has not (issue 14: it has bots)
+      ("play", "dogfaces", "--bot", "green", "--frames", "2", "--size", "400x300"))
     c("S3-save-to-folder", lambda ctx: (ctx.scratch / "cli").mkdir(), (*play, "--save", "cli"), wrong=("cli",))
     c("S3-save-below-a-file", lambda ctx: ctx.write("file.txt", "x\n") and None, (*play, "--save", "file.txt/x.json"),
       wrong=("file.txt/x.json", "file.txt"))

@@ -282,13 +282,17 @@ class DogfacesMovePolicy(BaseMovePolicy):
         who = "vehicles" if vehicle else "soldiers"
         enter: dict[Hex, int] = {}
         why_not: dict[Hex, str] = {}
+        by_kind: dict[str, int | None] = {}  # each terrain's cost worked out once (speed)
         for h in board.terrain:
             kind = state.terrain_at(h)
-            cost = t.enter_cost(kind, vehicle)
-            if cost is None:
+            if kind not in by_kind:
+                cost = t.enter_cost(kind, vehicle)
+                by_kind[kind] = None if cost is None else t.units(cost)
+            units = by_kind[kind]
+            if units is None:
                 why_not[h] = f"{who} cannot enter {kind} ({RULE_TERRAIN})"
             else:
-                enter[h] = t.units(cost)
+                enter[h] = units
         occupied = _occupancy(state, unit, t)
         for h, why in occupied.blocked.items():
             enter.pop(h, None)
