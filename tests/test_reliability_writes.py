@@ -391,7 +391,7 @@ def test_a_loaded_game_saves_into_its_file_or_a_new_one_if_read_only(
     assert main(["play", "--frames", "1", *SMALL, "--seed", "6", "--save", str(save)]) == 0
     capsys.readouterr()
     assert main(["play", "--frames", "1", *SMALL, "--load", str(save)]) == 0
-    assert f"Ctrl+S: {save}" in capsys.readouterr().out
+    assert f"autosave after every phase: {save}" in capsys.readouterr().out
     save.chmod(0o444)
     before = save.read_bytes()
     assert main(["play", "--frames", "1", *SMALL, "--load", str(save)]) == 0
