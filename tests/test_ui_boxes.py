@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pygame
 import pytest
+from test_ui_table_findings import SIZE, drive, keydown, part, press
 
 from tabletop.engine.counters import counters_for
 from tabletop.ui import counter_art as art
@@ -14,8 +15,6 @@ from tabletop.ui.app import App
 from tabletop.ui.boxes import BoxesPanel, box_order
 from tabletop.ui.counters import LOD_PIXELS, CounterLayer
 from tabletop.ui.table import open_table
-
-from test_ui_table_findings import SIZE, drive, keydown, part, press
 
 
 @pytest.fixture(autouse=True)

@@ -294,7 +294,7 @@ class DogSectorRules:
                 return []
             american = _american()
             found: list[Action] = american.choices(state, phase) if american is not None else []
-            return [*found, dict(END_PHASE)]
+            return [*(_american_fire_where(state, a) for a in found), dict(END_PHASE)]
         out: list[Action] = []
         proposal = self.proposal(state)
         if proposal is not None:
@@ -495,6 +495,25 @@ def _fire_where(state: GameState, action: Action) -> Action:
     shooter, aimed = state.map.piece(str(action["unit"])), state.map.piece(str(target))
     hexes = (state.board.label(shooter.hex), state.board.label(aimed.hex))
     return {**action, WHERE: [Where("fire", hexes, (shooter.id, aimed.id), roll=0).to_json()]}
+
+
+def _american_fire_where(state: GameState, action: Action) -> Action:
+    """An American fire (phase 6) with where it happens: the firer's hex, then the
+    target's; the Table 6 roll, the action's first, says the result (issue 13 finding 2).
+    Any other action as it is. No rule reads ``where``: the game plays as before."""
+    if action.get("do") != "fire" or WHERE in action:
+        return action
+    shooter, aimed = state.map.piece(str(action["unit"])), state.map.piece(str(action["target"]))
+    hexes = (state.board.label(shooter.hex), state.board.label(aimed.hex))
+    return {**action, WHERE: [Where("fire", hexes, (shooter.id, aimed.id), roll=0).to_json()]}
+
+
+def with_where(state: GameState, action: Action) -> Action:
+    """Any DOG SECTOR fire (German or American) with where it happens, for a caller
+    that builds its own action (an autoplayer): the window draws it (finding 2)."""
+    if action.get("do") == "german-fire":
+        return _fire_where(state, action)
+    return _american_fire_where(state, action)
 
 
 def _describe(action: Action) -> str:
