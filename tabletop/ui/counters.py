@@ -1008,7 +1008,8 @@ class CounterLayer(Component):
         status = [(cs.marker(w).text, cs.marker(w).colour) for w in words]
         if self.far(size):  # zoomed out: the unit's chips are one badge (finding 17)
             status = _merged(status)
-        self._chips(surface, status, top_rect.x - 2, top_rect.bottom - chip_h * 2 // 3, chip_h, ghost)
+        chip_y = top_rect.bottom - (4 if self.far(size) else chip_h * 2 // 3)  # far: under the symbol
+        self._chips(surface, status, top_rect.x - 2, chip_y, chip_h, ghost)
         left = stack.rect(len(shown) - 1, size, step)  # above the whole fanned stack
         self._hex_tags(surface, app, stack.chips, left.x - 2, left.y + 2, size, ghost)
         if n > 1:
