@@ -172,3 +172,18 @@ def test_the_camera_follows_an_automatic_step_unless_the_player_took_it(tmp_path
         assert follow.taken and after == before
     else:
         assert not follow.taken and gap[1] < gap[0]
+
+
+def test_a_dog_sector_move_names_the_path_it_takes(tmp_path: Path) -> None:
+    """Finding 2: the phase 5 move a drag makes names its path (the one the move takes,
+    as its log line says), so the window draws the move along it."""
+    app = open_table("dog-sector", size=SIZE, seed=0, autosave=tmp_path / "auto.json")
+    to_phase(app, "activity")
+    unit = put(app, "infantry", "0506")
+    state = app.play.state
+    action = app.play.rules.drag_action(state, unit, "0708", False)  # type: ignore[attr-defined]
+    assert action is not None
+    (move,) = where(action)
+    assert move.kind == "move" and move.hexes[0] == "0506" and move.hexes[-1] == "0708" and len(move.hexes) >= 3
+    assert app.act(action)
+    assert " ".join(move.hexes) in app.play.entries[-1].lines[0]

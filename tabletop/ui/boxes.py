@@ -200,7 +200,20 @@ class BoxesPanel(Component):
             self.taking = None
         return True
 
+    def _covered(self, app: App, pos: tuple[int, int]) -> bool:
+        """Whether a window drawn over the panel takes the click: the counters' menu,
+        finder or tray, or the help (they are drawn after it, so on top)."""
+        layer = self._counters(app)
+        if layer is not None:
+            if layer.menu is not None or layer.finder is not None:
+                return True
+            if layer.tray_open and layer.tray_rect(app).collidepoint(pos):
+                return True
+        return any(getattr(c, "help_open", False) for c in app.components)
+
     def _press_event(self, pos: tuple[int, int], app: App) -> bool:
+        if self._covered(app, pos):
+            return False
         if self.is_open(app) and self.rect(app).collidepoint(pos):
             found = self.cell_at(app, pos)
             if found is not None:

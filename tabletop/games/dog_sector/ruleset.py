@@ -219,7 +219,7 @@ class DogSectorRules:
         except KeyError:
             return None
         if state.phase == "activity" and piece.side == AMERICAN and piece.kind == "unit" and not forced:
-            return {"do": "move", "unit": piece_id, "to": to}
+            return _move_where(state, {"do": "move", "unit": piece_id, "to": to})
         return None
 
     def report(self, game: Any) -> list[str]:
@@ -506,6 +506,19 @@ def _american_fire_where(state: GameState, action: Action) -> Action:
     shooter, aimed = state.map.piece(str(action["unit"])), state.map.piece(str(action["target"]))
     hexes = (state.board.label(shooter.hex), state.board.label(aimed.hex))
     return {**action, WHERE: [Where("fire", hexes, (shooter.id, aimed.id), roll=0).to_json()]}
+
+
+def _move_where(state: GameState, action: Action) -> Action:
+    """A phase 5 move with the path it will take (the one the move itself takes, the
+    cheapest in AP), for the window to draw along (issue 13 finding 2); as it is when
+    the move is not legal (the rules then refuse it with the reason)."""
+    american = _american()
+    if american is None or american.refusal(state, action) is not None:
+        return action
+    unit = state.map.piece(str(action["unit"]))
+    path = american._reach(state, unit, american.ap_left(state, unit)).path_to(state.board.hex_of(str(action["to"])))
+    hexes = tuple(state.board.label(h) for h in path)
+    return {**action, WHERE: [Where("move", hexes, (unit.id,)).to_json()]} if len(hexes) >= 2 else action
 
 
 def with_where(state: GameState, action: Action) -> Action:
