@@ -200,3 +200,15 @@ def test_status_chips_are_legible_and_obstacles_quieter_than_units() -> None:
     assert rows and max(rows) - min(rows) + 1 >= 8  # capitals 8+ pixels: a 12-pixel line of text
     tag = art.hex_marker(cs.marker("barbed-wire"), 40)
     assert tag.get_height() < 40 and tag.get_at((tag.get_width() // 2, 2)).a < 200
+
+
+def test_in_a_rule_systems_game_the_boxes_start_folded_and_a_click_opens_them() -> None:
+    """Finding 9: DOG SECTOR's rules land its units, so the panel starts as one line
+    naming each box and its count (the landing box, 19 units); a click opens it."""
+    app = open_table("dog-sector", size=SIZE, seed=1)
+    panel = part(app, BoxesPanel)
+    assert not panel.is_open(app)
+    folded = panel.strip(app)
+    assert folded is not None and "landing" in folded[1]
+    drive(app, press(folded[0].center))
+    assert panel.is_open(app) and panel.strip(app) is None

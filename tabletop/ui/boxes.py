@@ -4,8 +4,9 @@ Issue 13 finding 9: ``omaha-landings`` could not be played, its units waited in 
 window never showed. This panel lists every box the game holds (``GameState.boxes``:
 landing boxes by turn, reinforcements ``turn-N``, the dead pool), its counters drawn
 small, the current turn's boxes first, then those of earlier turns (overdue), boxes
-with no turn, later turns, and the dead pool and removed pieces last. It opens by
-itself while a box holds a piece; ``y`` hides or shows it.
+with no turn, later turns, and the dead pool and removed pieces last. In free play it
+opens by itself while a box holds a piece; in a rule system's game it starts folded to
+one line naming the boxes (a click opens it); ``y`` hides or shows it.
 
 A counter is taken out of its box by clicking it, then a hex (or dragging it onto the
 hex). That is played through the game: the rules' own action when they offer one for
@@ -103,7 +104,28 @@ class BoxesPanel(Component):
         return found
 
     def is_open(self, app: App) -> bool:
-        return bool(self.listed(app)) if self.shown is None else self.shown and bool(self.listed(app))
+        """Open: by the player's ``y``; until then, in free play while a box holds a
+        piece (the player brings units in by hand). In a rule system's game, whose rules
+        bring them in, the panel starts folded to one line (``strip``)."""
+        if not self.listed(app):
+            return False
+        return self.shown if self.shown is not None else app.play.rules.name == FreePlayRules.name
+
+    def strip(self, app: App) -> tuple[pygame.Rect, str] | None:
+        """The folded panel: one line naming each box and its count, clicked (or ``y``)
+        to open; None when open or every box is empty."""
+        boxes = self.listed(app)
+        if not boxes or self.is_open(app):
+            return None
+        text = "Boxes: " + ", ".join(f"{name} {len(pieces)}" for name, pieces in boxes[:4])
+        text += f", +{len(boxes) - 4} more" if len(boxes) > 4 else ""
+        text += " · y shows"
+        w, h = app.camera.width, app.camera.height
+        width = min(WIDTH, theme.font(TEXT).size(text)[0] + 2 * PAD)
+        rect = pygame.Rect(0, 0, width, HEAD + 4)
+        rect.bottomright = (w - MARGIN - 266, h - STATUS_ROOM - MARGIN)
+        rect.x = max(MARGIN, rect.x)
+        return rect, text
 
     def _counters(self, app: App) -> CounterLayer | None:
         return next((c for c in app.components if isinstance(c, CounterLayer)), None)
@@ -164,6 +186,11 @@ class BoxesPanel(Component):
         if event.type == pygame.KEYDOWN:
             return self._key(event, app)
         if not self.is_open(app) and self.taking is None:
+            folded = self.strip(app)
+            pressed = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+            if folded is not None and pressed and folded[0].collidepoint(event.pos) and not self._covered(app, event.pos):
+                self.shown = True
+                return True
             return False
         if event.type == pygame.MOUSEWHEEL and self.rect(app).collidepoint(app.mouse):
             self.first = max(0, self.first - (1 if event.y > 0 else -1))
@@ -296,6 +323,15 @@ class BoxesPanel(Component):
 
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         self.boxes = {}
+        folded = self.strip(app)
+        if folded is not None:
+            rect, text = folded
+            bg = pygame.Surface(rect.size, pygame.SRCALPHA)
+            bg.fill(PANEL_BG)
+            surface.blit(bg, rect.topleft)
+            pygame.draw.rect(surface, BORDER, rect, 1)
+            _text(surface, text, rect.x + PAD, rect.y + 4, theme.PANEL_DIM, rect.w - 2 * PAD)
+            self.boxes["boxes"] = rect
         if not self.is_open(app):
             return
         layer = self._counters(app)
