@@ -23,7 +23,11 @@ def fonts() -> None:
 
 
 def omaha() -> App:
-    return open_table("omaha-landings", size=SIZE, seed=1)
+    """Omaha's landings in free play, the boxes panel opened with `y`."""
+    app = open_table("omaha-landings", size=SIZE, seed=1)
+    drive(app, [keydown(pygame.K_y, text="y")])
+    assert part(app, BoxesPanel).is_open(app)
+    return app
 
 
 def beach(app: App) -> tuple[int, int]:
@@ -102,14 +106,13 @@ def test_a_boxed_counter_dragged_onto_a_hex_lands_there() -> None:
     assert app.play.entries[-1].action["do"] == "unbox"
 
 
-def test_y_hides_and_shows_the_boxes() -> None:
+def test_y_folds_and_opens_the_boxes() -> None:
     app = omaha()
     panel = part(app, BoxesPanel)
-    assert panel.is_open(app)
     drive(app, [keydown(pygame.K_y, text="y")])
-    assert not panel.is_open(app)
+    assert not panel.is_open(app) and panel.strip(app) is not None
     drive(app, [keydown(pygame.K_y, text="y")])
-    assert panel.is_open(app)
+    assert panel.is_open(app) and panel.strip(app) is None
 
 
 def test_the_tray_never_shows_a_negative_count() -> None:
@@ -202,9 +205,10 @@ def test_status_chips_are_legible_and_obstacles_quieter_than_units() -> None:
     assert tag.get_height() < 40 and tag.get_at((tag.get_width() // 2, 2)).a < 200
 
 
-def test_in_a_rule_systems_game_the_boxes_start_folded_and_a_click_opens_them() -> None:
-    """Finding 9: DOG SECTOR's rules land its units, so the panel starts as one line
-    naming each box and its count (the landing box, 19 units); a click opens it."""
+def test_the_boxes_start_folded_to_one_line_and_a_click_opens_them() -> None:
+    """Finding 9: the boxes always show, at first as one line naming each box and its
+    count (DOG SECTOR: the landing box), so they never hide the map unasked; a click
+    opens the panel."""
     app = open_table("dog-sector", size=SIZE, seed=1)
     panel = part(app, BoxesPanel)
     assert not panel.is_open(app)

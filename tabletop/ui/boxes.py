@@ -4,9 +4,9 @@ Issue 13 finding 9: ``omaha-landings`` could not be played, its units waited in 
 window never showed. This panel lists every box the game holds (``GameState.boxes``:
 landing boxes by turn, reinforcements ``turn-N``, the dead pool), its counters drawn
 small, the current turn's boxes first, then those of earlier turns (overdue), boxes
-with no turn, later turns, and the dead pool and removed pieces last. In free play it
-opens by itself while a box holds a piece; in a rule system's game it starts folded to
-one line naming the boxes (a click opens it); ``y`` hides or shows it.
+with no turn, later turns, and the dead pool and removed pieces last. While a box
+holds a piece the panel shows, folded to one line naming each box and its count (a
+click opens it) or open; ``y`` opens or folds it.
 
 A counter is taken out of its box by clicking it, then a hex (or dragging it onto the
 hex). That is played through the game: the rules' own action when they offer one for
@@ -46,7 +46,7 @@ BORDER = (78, 83, 90)
 SHIFT_TO_PLACE = "the rules bring no unit of that box there now; hold Shift to place it anyway (logged as an edit)"
 
 SHORTCUTS = [
-    ("y", "boxes: show / hide the off-map boxes (landings, reinforcements, the dead pool)"),
+    ("y", "boxes: open / fold the off-map boxes (landings, reinforcements, the dead pool)"),
     ("click a counter in a box, then a hex", "take it onto the map (or drag it; Shift: as an edit)"),
 ]
 
@@ -84,7 +84,7 @@ class BoxesPanel(Component):
     shortcuts: ClassVar[list[tuple[str, str]]] = SHORTCUTS
 
     def __init__(self) -> None:
-        self.shown: bool | None = None  # None: open while a box holds a piece
+        self.shown = False  # open (else folded to one line)
         self.taking: _Taking | None = None
         self.first = 0  # the first box listed (the wheel scrolls)
         self._press: tuple[tuple[int, int], _Taking] | None = None
@@ -104,12 +104,9 @@ class BoxesPanel(Component):
         return found
 
     def is_open(self, app: App) -> bool:
-        """Open: by the player's ``y``; until then, in free play while a box holds a
-        piece (the player brings units in by hand). In a rule system's game, whose rules
-        bring them in, the panel starts folded to one line (``strip``)."""
-        if not self.listed(app):
-            return False
-        return self.shown if self.shown is not None else app.play.rules.name == FreePlayRules.name
+        """Open by the player's ``y`` or a click on the folded line (``strip``); it
+        starts folded, so it never hides the map unasked."""
+        return bool(self.shown) and bool(self.listed(app))
 
     def strip(self, app: App) -> tuple[pygame.Rect, str] | None:
         """The folded panel: one line naming each box and its count, clicked (or ``y``)
@@ -119,7 +116,7 @@ class BoxesPanel(Component):
             return None
         text = "Boxes: " + ", ".join(f"{name} {len(pieces)}" for name, pieces in boxes[:4])
         text += f", +{len(boxes) - 4} more" if len(boxes) > 4 else ""
-        text += " · y shows"
+        text += " · y opens"
         w, h = app.camera.width, app.camera.height
         width = min(WIDTH, theme.font(TEXT).size(text)[0] + 2 * PAD)
         rect = pygame.Rect(0, 0, width, HEAD + 4)
@@ -222,7 +219,7 @@ class BoxesPanel(Component):
         if self.shown and not self.listed(app):
             app.say("boxes: every box is empty")
         else:
-            app.say(f"boxes: {'shown' if self.shown else 'hidden'} (y)")
+            app.say(f"boxes: {'open' if self.shown else 'folded'} (y)")
         if not self.shown:
             self.taking = None
         return True
