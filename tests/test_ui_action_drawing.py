@@ -151,6 +151,7 @@ def test_the_camera_follows_an_automatic_step_unless_the_player_took_it(tmp_path
     panel = next(c for c in app.components if hasattr(c, "paused"))
     panel.paused = True
     _far_corner(app, hexes)
+    start = app.camera.center
     seen: dict[str, object] = {}
 
     def script(a: App) -> list[pygame.event.Event]:
@@ -167,11 +168,10 @@ def test_the_camera_follows_an_automatic_step_unless_the_player_took_it(tmp_path
     run_loop(app, watch, after=3)
     goal = (sum(app.view.center(h)[0] for h in hexes) / 2, sum(app.view.center(h)[1] for h in hexes) / 2)
     before, after = seen["before"], app.camera.center
-    gap = math.dist(before, goal), math.dist(after, goal)  # type: ignore[arg-type]
-    if player_pans:
+    if player_pans:  # the camera stays where the player put it
         assert follow.taken and after == before
-    else:
-        assert not follow.taken and gap[1] < gap[0]
+    else:  # closer than it started (a slow frame may have brought it all the way)
+        assert not follow.taken and math.dist(after, goal) < math.dist(start, goal)
 
 
 def test_a_dog_sector_move_names_the_path_it_takes(tmp_path: Path) -> None:

@@ -114,9 +114,8 @@ class BoxesPanel(Component):
         boxes = self.listed(app)
         if not boxes or self.is_open(app):
             return None
-        text = "Boxes: " + ", ".join(f"{name} {len(pieces)}" for name, pieces in boxes[:4])
+        text = "Boxes (y opens): " + ", ".join(f"{name} {len(pieces)}" for name, pieces in boxes[:4])
         text += f", +{len(boxes) - 4} more" if len(boxes) > 4 else ""
-        text += " · y opens"
         w, h = app.camera.width, app.camera.height
         width = min(WIDTH, theme.font(TEXT).size(text)[0] + 2 * PAD)
         rect = pygame.Rect(0, 0, width, HEAD + 4)
@@ -343,7 +342,7 @@ class BoxesPanel(Component):
         boxes = self.listed(app)
         shown = len({name for _, name, _ in cells})
         more = f" · {len(boxes) - self.first - shown} more (wheel)" if self.first + shown < len(boxes) else ""
-        title = f"Boxes · turn {app.seen_state().turn}{more} · y hides"
+        title = f"Boxes · turn {app.seen_state().turn}{more} · y folds"
         _text(surface, title, panel.x + PAD, panel.y + 3, theme.PANEL_DIM, panel.w - 2 * PAD)
         turn = app.seen_state().turn
         counts = dict((name, len(pieces)) for name, pieces in boxes)
