@@ -262,21 +262,57 @@ def unit_counter(
     reduced: bool = False,
     facing: float | None = None,
     values: str | None = None,
+    lod: bool = False,
 ) -> pygame.Surface:
     """A unit's counter face, ``size`` pixels square (transparent outside the shape).
 
     ``facing`` is a screen angle in degrees (0 = right, counter-clockwise) for a tick on
     a token; ``values`` overrides the printed values (default: the spec's full or
-    reduced values).
+    reduced values). ``lod``: the far-zoom face of a square counter, a big symbol and its
+    values only (issue 13 finding 17: an id a few pixels tall is noise, not text).
     """
     size = max(8, int(size))
     if values is None:
         values = spec.reduced if reduced and spec.reduced else spec.full
     facing_key = None if facing is None else round(facing) % 360
-    key = ("unit", spec, colour, size, ident, reduced, facing_key, values)
+    lod = lod and spec.shape != "token"  # a token's face is already one big letter
+    key = ("unit", spec, colour, size, ident, reduced, facing_key, values, lod)
     if spec.shape == "token":
         return _cached(key, lambda: _token(spec, colour, size, ident, reduced, facing_key))
+    if lod:
+        return _cached(key, lambda: _far_counter(spec, colour, size, reduced, values))
     return _cached(key, lambda: _counter(spec, colour, size, ident, reduced, values))
+
+
+def _far_counter(spec: UnitType, colour: Colour, size: int, reduced: bool, values: str) -> pygame.Surface:
+    """The far-zoom face: the symbol as large as the counter allows, the values (the
+    strength) under it in large type, no id and no label."""
+    S = size * SS
+    fill = face_fill(colour, reduced)
+    ink = ink_on(fill)
+    big = pygame.Surface((S, S), pygame.SRCALPHA)
+    radius = round(S * 0.1)
+    pygame.draw.rect(big, fill, (0, 0, S, S), border_radius=radius)
+    if reduced:
+        band = pygame.Surface((S, S), pygame.SRCALPHA)
+        pygame.draw.rect(band, (255, 255, 255), (0, 0, S, S), border_radius=radius)
+        big.blit(band, (0, 0), pygame.Rect(0, 0, S, round(S * 0.15)))
+    pygame.draw.rect(big, INK_DARK, (0, 0, S, S), max(2, round(S * 0.04)), border_radius=radius)
+    frame_top, frame_h = (0.1, 0.46) if values else (0.2, 0.6)
+    frame_w = min(0.84, frame_h * 1.6)
+    frame = pygame.Rect(round(S * (0.5 - frame_w / 2)), round(S * frame_top), round(S * frame_w), round(S * frame_h))
+    if spec.symbol == "blank":
+        frame = pygame.Rect(0, 0, 0, 0)
+    else:
+        draw_symbol(big, spec.symbol, frame, INK_DARK if spec.symbol in FRAMED else ink, fill)
+    surf = pygame.transform.smoothscale(big, (size, size))
+    if spec.symbol == "blank" and spec.label:
+        img = fit_text(spec.label, ink, size * 0.5, size * 0.9)
+        _blit_centred(surf, img, size / 2, size * (0.36 if values else 0.5))
+    if values:
+        img = fit_text(values, ink, size * 0.42, size * 0.94)
+        _blit_centred(surf, img, size / 2, size * 0.78)
+    return surf
 
 
 def _counter(
@@ -435,6 +471,31 @@ def marker_counter(spec: MarkerType, size: int) -> pygame.Surface:
         return surf
 
     return _cached(("marker", spec, size), make)
+
+
+def hex_marker(spec: MarkerType, size: int, text: str | None = None) -> pygame.Surface:
+    """A marker lying in a hex (an obstacle, a cleared hex): a small see-through tag
+    with an outline, quieter than any unit (issue 13 finding 17). ``text`` overrides
+    the marker's own (several markers merged into one tag)."""
+    size = max(8, int(size))
+
+    def make() -> pygame.Surface:
+        fill = rgb(spec.colour)
+        img = fit_text(text or spec.text, ink_on(fill), max(HEX_MARKER_TEXT, size * 0.3), size * 1.6)
+        w, h = max(img.get_width() + 8, round(size * 0.6)), img.get_height() + 4
+        s = pygame.Surface((w, h), pygame.SRCALPHA)
+        radius = max(2, h // 3)
+        pygame.draw.rect(s, (*fill, HEX_MARKER_ALPHA), (0, 0, w, h), border_radius=radius)
+        pygame.draw.rect(s, (*blend(fill, INK_DARK, 0.55), 200), (0, 0, w, h), 1, border_radius=radius)
+        img.set_alpha(190)
+        s.blit(img, ((w - img.get_width()) // 2, (h - img.get_height()) // 2 + 1))
+        return s
+
+    return _cached(("hex-marker", spec, size, text), make)
+
+
+HEX_MARKER_ALPHA = 105  # a hex marker's fill: the ground shows through
+HEX_MARKER_TEXT = 15  # smaller than a status chip's (18: 12 pixels): ground, not a unit
 
 
 def ghosted(surf: pygame.Surface, alpha: int = 90) -> pygame.Surface:

@@ -51,6 +51,8 @@ DRAG_PIXELS = 5  # movement before a press becomes a drag
 HOVER_SECONDS = 0.4  # before the stack inspector shows
 MAX_SHOWN = 4  # counters of a stack drawn fanned out; the rest hide under them
 MAX_CHIPS = 3
+LOD_PIXELS = 40  # counters smaller than this draw the far face: big symbol and values, no id
+CHIP_PIXELS = 18  # a status chip at least this tall: its text 12 pixels (finding 17)
 GHOST_ALPHA = 80
 PANEL_COLUMN = 266  # the panels' right column (dice, selection, minimap): the tray sits left of it
 TRAY_WIDTH = 250
@@ -237,6 +239,12 @@ class CounterLayer(Component):
         scale = app.camera.scale
         side = min(max(scale * COUNTER_FRACTION, MIN_PIXELS), scale * ROOMY_FRACTION)
         return max(8, round(side * app.counter_scale))
+
+    @staticmethod
+    def far(size: int) -> bool:
+        """Whether counters of ``size`` pixels draw their far face (finding 17: below
+        this an id is a few unreadable pixels; the symbol and strength still read)."""
+        return size < LOD_PIXELS
 
     @staticmethod
     def step(size: int) -> int:
@@ -751,10 +759,19 @@ class CounterLayer(Component):
         want = ROW * (longest + 3) + 24
         return pygame.Rect(right - TRAY_WIDTH, 8, TRAY_WIDTH, max(ROW * 4, min(want, h - 48)))
 
-    def left_on_sheet(self, app: App, side: str, type_key: str, count: int) -> int:
-        """Counters of a sheet entry not yet on the map nor in a box (the dead pool...)."""
+    def sheet_count(self, app: App, side: str, type_key: str, count: int) -> tuple[int, int]:
+        """(left, of): counters of a sheet entry not yet on the map nor in a box (the dead
+        pool, landing boxes, reinforcements), and how many the sheet holds. The game's
+        own pieces count as part of the sheet, so a scenario that brings more than the
+        counters file lists never shows a negative count (issue 13 finding 9: "-2/2")."""
         placed = [*app.state.pieces(), *self.boxed(app)]
-        return count - sum(1 for p in placed if p.kind == "unit" and p.side == side and p.type == type_key)
+        used = sum(1 for p in placed if p.kind == "unit" and p.side == side and p.type == type_key)
+        total = max(count, used)
+        return total - used, total
+
+    def left_on_sheet(self, app: App, side: str, type_key: str, count: int) -> int:
+        """Counters of a sheet entry not yet on the map nor in a box (never below 0)."""
+        return self.sheet_count(app, side, type_key, count)[0]
 
     def tray_rows(self, app: App) -> list[tuple[pygame.Rect, str, _Placing | None, str]]:
         """The tray's rows: (rect, what it says, what clicking it places, how many left)."""
@@ -775,10 +792,8 @@ class CounterLayer(Component):
             ]
         elif tab:
             for entry in cs.sheet.get(tab, ()):
-                left = self.left_on_sheet(app, tab, entry.type, entry.count)
-                rows.append(
-                    (cs.unit(entry.type).name, _Placing("unit", entry.type, tab), f"{left}/{entry.count}")
-                )
+                left, total = self.sheet_count(app, tab, entry.type, entry.count)
+                rows.append((cs.unit(entry.type).name, _Placing("unit", entry.type, tab), f"{left}/{total}"))
         top = box.y + 8 + ROW * self._tab_lines(app) + 6
         space = box.bottom - top - ROW
         row_h = ROW if len(rows) * ROW <= space else max(MIN_ROW, space // max(1, len(rows)))
@@ -964,11 +979,16 @@ class CounterLayer(Component):
             reduced=reduced,
             facing=self.facing_angle(app, piece),
             values=values,
+            lod=self.far(size),
         )
 
     def _draw_stack(self, surface: pygame.Surface, app: App, stack: _Stack, size: int, step: int,
                     ghost: bool) -> None:  # fmt: skip
         n = len(stack.counters)
+        cs = self.counter_set(app)
+        if stack.counters[-1].kind != "unit" and not any(cs.marker(m.type).area for m in stack.counters):
+            self._draw_hex_markers(surface, app, stack, size, ghost)  # a smoke puff stays a counter
+            return
         shown = stack.counters[-MAX_SHOWN:]
         top_rect = stack.rect(0, size, step)
         for k, piece in enumerate(shown):
@@ -983,18 +1003,51 @@ class CounterLayer(Component):
             else:
                 pygame.draw.rect(surface, theme.HIGHLIGHT, area, 3, border_radius=max(3, size // 8))
         top = stack.counters[-1]
-        cs = self.counter_set(app)
-        chip_h = max(6, round(size * 0.27))
+        chip_h = max(CHIP_PIXELS, round(size * 0.27))
         words = sorted(self._marker_words(top))
-        self._chips(surface, [(cs.marker(w).text, cs.marker(w).colour) for w in words], top_rect.x - 2,
-                    top_rect.bottom - chip_h * 2 // 3, chip_h, ghost)  # fmt: skip
-        hex_chips = [(cs.marker(m.type).text, cs.marker(m.type).colour) for m in stack.chips]
+        status = [(cs.marker(w).text, cs.marker(w).colour) for w in words]
+        if self.far(size):  # zoomed out: the unit's chips are one badge (finding 17)
+            status = _merged(status)
+        chip_y = top_rect.bottom - (4 if self.far(size) else chip_h * 2 // 3)  # far: under the symbol
+        self._chips(surface, status, top_rect.x - 2, chip_y, chip_h, ghost)
         left = stack.rect(len(shown) - 1, size, step)  # above the whole fanned stack
-        self._chips(surface, hex_chips, left.x - 2, left.y - chip_h + 2, chip_h, ghost)
+        self._hex_tags(surface, app, stack.chips, left.x - 2, left.y + 2, size, ghost)
         if n > 1:
             inset = round(size * 0.16) if self._is_token(app, top) else 2
             badge = max(9, round(size * 0.3))
             self._badge(surface, str(n), top_rect.right - inset, top_rect.y + inset, badge, ghost)
+
+    def _draw_hex_markers(self, surface: pygame.Surface, app: App, stack: _Stack, size: int, ghost: bool) -> None:
+        """Markers alone in a hex (obstacles, cleared hexes) as small see-through tags,
+        one over another at the hex's centre: quieter than units (finding 17)."""
+        cs = self.counter_set(app)
+        tags = [art.hex_marker(cs.marker(m.type), size) for m in stack.counters[-MAX_CHIPS:]]
+        total = sum(t.get_height() - 1 for t in tags)
+        y = round(stack.centre[1] - total / 2)
+        for tag in tags:
+            img = art.ghosted(tag, GHOST_ALPHA) if ghost else tag
+            surface.blit(img, (round(stack.centre[0] - tag.get_width() / 2), y))
+            y += tag.get_height() - 1
+        if len(stack.counters) > MAX_CHIPS:
+            badge = max(12, round(size * 0.3))
+            self._badge(surface, str(len(stack.counters)), round(stack.centre[0] + size * 0.4),
+                        round(stack.centre[1] - total / 2), badge, ghost)  # fmt: skip
+
+    def _hex_tags(self, surface: pygame.Surface, app: App, markers: list[Piece], x: int, bottom: int, size: int,
+                  ghost: bool) -> None:  # fmt: skip
+        """The hex's markers over a stack of units, as quiet tags in a row (one merged
+        tag "WIRE+1" when zoomed out), their bottom at ``bottom``."""
+        if not markers:
+            return
+        cs = self.counter_set(app)
+        specs = [cs.marker(m.type) for m in markers]
+        if self.far(size) and len(specs) > 1:
+            tags = [art.hex_marker(specs[0], size, f"{specs[0].text}+{len(specs) - 1}")]
+        else:
+            tags = [art.hex_marker(spec, size) for spec in specs[:MAX_CHIPS]]
+        for tag in tags:
+            surface.blit(art.ghosted(tag, GHOST_ALPHA) if ghost else tag, (x, bottom - tag.get_height()))
+            x += tag.get_width() - 1
 
     def _shadowed(self, app: App, piece: Piece, size: int, ghost: bool) -> pygame.Surface:
         """The counter's face over its drop shadow, composed once (one blit a counter)."""
@@ -1154,3 +1207,11 @@ class CounterLayer(Component):
             surface.blit(img, (rect.right - img.get_width() - 6, rect.y + (rect.h - img.get_height()) // 2))
         hint = "click a counter, then a hex" if self.placing is None else "click a hex; Esc: cancel"
         self._text(surface, hint, box.x + 8, box.bottom - ROW - 2, theme.PANEL_DIM, width=box.w - 16)
+
+
+def _merged(chips: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A row of chips as one badge: the first one's text and colour, and how many more."""
+    if len(chips) < 2:
+        return chips
+    text, colour = chips[0]
+    return [(f"{text}+{len(chips) - 1}", colour)]

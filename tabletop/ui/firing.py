@@ -14,6 +14,13 @@
   names a fire (``engine.actions.where``): the firer ringed, a line to the target, and the
   result at the target (the outcome of the roll the action names, in the rules' words),
   over the counters, for a few seconds or until the next action (issue 13 finding 2).
+- The last action's other deeds (finding 2): a move drawn along its path (the path the
+  action's ``where`` names, else from where the piece stood to where it stands now: a
+  generic move names only ``to``), the hexes it placed, hit or missed in ringed: the
+  last action highlighted.
+- During automatic steps (the rules' own, or a bot's) the camera gently centres the
+  action's hexes when they are near the edge or off the view, unless the player has
+  panned or zoomed since the phase began (``Follow``).
 
 Decides no rule: it draws what the rule system answers.
 """
@@ -21,6 +28,7 @@ Decides no rule: it draws what the rule system answers.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import pairwise
 from typing import Any, ClassVar
 
 import pygame
@@ -39,6 +47,10 @@ FIRE = (204, 121, 167)  # the fire line and the firer's ring
 HIT = theme.LOS_BLOCKED
 MISS = theme.PANEL_DIM
 OTHER = theme.HIGHLIGHT  # a result that is neither hit nor miss (pinned down)
+MOVE = (86, 180, 233)  # a move's path and the hexes the last action placed in
+MAX_MOVERS = 8  # more pieces moved by one action (a landing) are ringed, not traced
+FOLLOW_RATE = 5.0  # the following camera closes this fraction of the way a second
+FOLLOW_MARGIN = 0.18  # hexes within this fraction of the view's edge make it follow
 REFUSED = theme.LOS_BLOCKED
 SHOW_SECONDS = 4.0  # how long the last fire stays drawn when nothing follows it
 CALLOUT_SECONDS = 6.0
@@ -97,6 +109,10 @@ class Firing(Component):
         self._boxes: dict[str, tuple[Hashable, pygame.Surface]] = {}
         self.boxes: dict[str, pygame.Rect] = {}  # where its boxes went this frame (others avoid them)
         self._radius: tuple[Hashable, Any] | None = None  # the friendly-fire radius's edge, in world units
+        self._positions: dict[str, Hex] = {}  # where each piece stood at the entry drawn
+        self.moves: list[tuple[str, list[Hex]]] = []  # the last action's moves: (piece, path)
+        self.marked: list[tuple[Hex, tuple[int, int, int]]] = []  # hexes it ringed, and how
+        self.follow = Follow()
 
     # --- what to show ---------------------------------------------------------------
 
@@ -169,17 +185,66 @@ class Firing(Component):
     def update(self, app: App, dt: float) -> None:
         self.clock += dt
         head = app.play.head
+        automatic = self.follow.automatic
         if head != self._head:  # a new action (or undo): its fire, if any, is fresh
+            parent = app.play.entries[head].parent if head >= 0 else None
+            self._deeds(app, fresh=parent is not None and parent == self._head)
             self._head = head
             self._until = self.clock + SHOW_SECONDS
             self.callout = None
+            if automatic and self._head >= 0:
+                self.follow.aim(app, self._action_hexes(app))
+        self.follow.update(app, dt)
         if self.callout is not None and self.clock > self.callout[2]:
             self.callout = None
+
+    def _deeds(self, app: App, *, fresh: bool) -> None:
+        """What the action now at the head did, for drawing: its moves (the path its
+        ``where`` names, else from the piece's hex before to its hex now) and the hexes
+        it placed in, hit or missed. Only for an action played after the one drawn
+        (``fresh``): an undo or a jump shows nothing."""
+        now = {p.id: p.hex for p in app.state.pieces()}
+        before, self._positions = self._positions, now
+        self.moves, self.marked = [], []
+        head = app.play.head
+        if not fresh or head < 0:
+            return
+        said = where(app.play.entries[head].action)
+        for w in said:
+            hexes = self._hexes(app, w.hexes)
+            if w.kind == "move" and len(hexes) >= 2:
+                self.moves.append((w.units[0] if w.units else "", hexes))
+            elif w.kind in ("place", "hit", "miss", "remove"):
+                colour = {"hit": HIT, "miss": MISS, "remove": HIT}.get(w.kind, MOVE)
+                self.marked += [(h, colour) for h in hexes]
+        if any(w.kind == "move" for w in said):
+            return
+        moved = [(pid, [before[pid], h]) for pid, h in now.items() if pid in before and before[pid] != h]
+        if len(moved) <= MAX_MOVERS:
+            self.moves += moved
+        else:
+            self.marked += [(path[-1], MOVE) for _, path in moved]
+        placed = [h for pid, h in now.items() if pid not in before]
+        self.marked += [(h, MOVE) for h in dict.fromkeys(placed)]
+
+    def _action_hexes(self, app: App) -> list[Hex]:
+        """Every hex the last action happened in (for the following camera)."""
+        out = [h for _, path in self.moves for h in path] + [h for h, _ in self.marked]
+        if app.play.head >= 0:
+            for w in where(app.play.entries[app.play.head].action):
+                out += self._hexes(app, w.hexes)
+        return out
+
+    def wake_in(self, app: App) -> float | None:
+        """A frame now while the camera glides toward the action."""
+        return 0.0 if self.follow.target is not None else None
 
     # --- drawing --------------------------------------------------------------------
 
     def draw_over(self, surface: pygame.Surface, app: App) -> None:
         self.boxes = {}
+        if app.play.head == self._head and self.clock <= self._until:
+            self._draw_deeds(surface, app)
         for fire, result in reversed(self.shown_fires(app)):  # the played one's result on top
             self._draw_fire(surface, app, fire, result)
         found = self.preview(app)
@@ -198,6 +263,20 @@ class Firing(Component):
             if app.board.grid.contains(h):
                 out.append(h)
         return out
+
+    def _draw_deeds(self, surface: pygame.Surface, app: App) -> None:
+        """The last action's moves along their paths, and the hexes it ringed."""
+        s = app.camera.scale
+        width = max(3, round(s * 0.1))
+        for _, path in self.moves:
+            points = [app.screen_of(h) for h in path]
+            for a, b in pairwise(points[:-1]):
+                _thick_line(surface, CASING, a, b, width + 4, caps=True)
+                _thick_line(surface, MOVE, a, b, width, caps=True)
+            _arrow(surface, points[-2], points[-1], width, MOVE, gap=s * 0.45)
+            _ring(surface, points[-1], s * 0.85, width, MOVE)
+        for h, colour in self.marked:
+            _ring(surface, app.screen_of(h), s * 0.85, width, colour)
 
     def _draw_fire(self, surface: pygame.Surface, app: App, fire: Where, result: str | None) -> None:
         hexes = self._hexes(app, fire.hexes)
@@ -299,6 +378,54 @@ class Firing(Component):
                 lines = [(part, colour) for text, colour in lines for part in _wrap(text, width)]
             cached = self._boxes[name] = (key, _text_box(lines, border))
         return cached[1]
+
+
+class Follow:
+    """The camera following automatic steps (issue 13 finding 2): it glides to centre an
+    action's hexes when they lie near the edge of the view or off it, unless the player
+    has panned or zoomed since the phase began (then it stays where the player put it).
+    ``automatic`` says whether the game's next step is not a person's (the rules' own
+    step, or a side a bot plays), as last seen."""
+
+    def __init__(self) -> None:
+        self.target: tuple[float, float] | None = None
+        self.taken = False  # the player moved the camera during this phase
+        self.automatic = False
+        self._phase: tuple[int, str] | None = None
+        self._left: tuple[tuple[float, float], float] | None = None  # the camera as it left it
+        self._game: Hashable = None
+
+    def aim(self, app: App, hexes: list[Hex]) -> None:
+        if self.taken or not hexes:
+            return
+        cam = app.camera
+        inside = [app.screen_of(h) for h in hexes]
+        mx, my = cam.width * FOLLOW_MARGIN, cam.height * FOLLOW_MARGIN
+        if all(mx <= x <= cam.width - mx and my <= y <= cam.height - my for x, y in inside):
+            return  # in plain view: the camera stays still
+        points = [app.view.center(h) for h in hexes]
+        self.target = (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+    def update(self, app: App, dt: float) -> None:
+        cam, game = app.camera, app.play
+        phase = (game.state.turn, game.state.phase)
+        if phase != self._phase:
+            self._phase, self.taken = phase, False
+        elif self._left is not None and (cam.center, cam.zoom) != self._left:
+            self.taken, self.target = True, None  # the player took the camera
+        if self.target is not None:
+            (cx, cy), (tx, ty) = cam.center, self.target
+            k = min(1.0, dt * FOLLOW_RATE)
+            if abs(tx - cx) * cam.scale < 1 and abs(ty - cy) * cam.scale < 1:
+                cam.center, self.target = self.target, None
+            else:
+                cam.center = (cx + (tx - cx) * k, cy + (ty - cy) * k)
+        self._left = (cam.center, cam.zoom)
+        key = (id(game.state), game.head, len(game.entries))
+        if key != self._game:
+            self._game = key
+            actor = game.actor()
+            self.automatic = actor == "auto" or (actor is not None and actor in app.seats)
 
 
 # --- drawing helpers ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .app import App, Component
 
 def default_components() -> list[Component]:
     """The table's parts, in event order (first asked first) and drawing order."""
+    from .boxes import BoxesPanel
     from .counters import CounterLayer
     from .extras import ExtrasLayer
     from .firing import Firing
@@ -28,7 +29,7 @@ def default_components() -> list[Component]:
     from .overlays import Overlays
     from .panels import Panels
 
-    return [GamePanel(), Firing(), Panels(), ExtrasLayer(), Overlays(), CounterLayer()]
+    return [BoxesPanel(), GamePanel(), Firing(), Panels(), ExtrasLayer(), Overlays(), CounterLayer()]
 
 
 class Autosaver:

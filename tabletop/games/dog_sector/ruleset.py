@@ -221,7 +221,7 @@ class DogSectorRules:
         except KeyError:
             return None
         if state.phase == "activity" and piece.side == AMERICAN and piece.kind == "unit" and not forced:
-            return {"do": "move", "unit": piece_id, "to": to}
+            return _move_where(state, {"do": "move", "unit": piece_id, "to": to})
         return None
 
     def report(self, game: Any) -> list[str]:
@@ -296,7 +296,7 @@ class DogSectorRules:
                 return []
             american = _american()
             found: list[Action] = american.choices(state, phase) if american is not None else []
-            return [*found, dict(END_PHASE)]
+            return [*(_american_fire_where(state, a) for a in found), dict(END_PHASE)]
         out: list[Action] = []
         proposal = self.proposal(state)
         if proposal is not None:
@@ -497,6 +497,38 @@ def _fire_where(state: GameState, action: Action) -> Action:
     shooter, aimed = state.map.piece(str(action["unit"])), state.map.piece(str(target))
     hexes = (state.board.label(shooter.hex), state.board.label(aimed.hex))
     return {**action, WHERE: [Where("fire", hexes, (shooter.id, aimed.id), roll=0).to_json()]}
+
+
+def _american_fire_where(state: GameState, action: Action) -> Action:
+    """An American fire (phase 6) with where it happens: the firer's hex, then the
+    target's; the Table 6 roll, the action's first, says the result (issue 13 finding 2).
+    Any other action as it is. No rule reads ``where``: the game plays as before."""
+    if action.get("do") != "fire" or WHERE in action:
+        return action
+    shooter, aimed = state.map.piece(str(action["unit"])), state.map.piece(str(action["target"]))
+    hexes = (state.board.label(shooter.hex), state.board.label(aimed.hex))
+    return {**action, WHERE: [Where("fire", hexes, (shooter.id, aimed.id), roll=0).to_json()]}
+
+
+def _move_where(state: GameState, action: Action) -> Action:
+    """A phase 5 move with the path it will take (the one the move itself takes, the
+    cheapest in AP), for the window to draw along (issue 13 finding 2); as it is when
+    the move is not legal (the rules then refuse it with the reason)."""
+    american = _american()
+    if american is None or american.refusal(state, action) is not None:
+        return action
+    unit = state.map.piece(str(action["unit"]))
+    path = american._reach(state, unit, american.ap_left(state, unit)).path_to(state.board.hex_of(str(action["to"])))
+    hexes = tuple(state.board.label(h) for h in path)
+    return {**action, WHERE: [Where("move", hexes, (unit.id,)).to_json()]} if len(hexes) >= 2 else action
+
+
+def with_where(state: GameState, action: Action) -> Action:
+    """Any DOG SECTOR fire (German or American) with where it happens, for a caller
+    that builds its own action (an autoplayer): the window draws it (finding 2)."""
+    if action.get("do") == "german-fire":
+        return _fire_where(state, action)
+    return _american_fire_where(state, action)
 
 
 def _describe(action: Action) -> str:
