@@ -379,7 +379,8 @@ def test_the_reach_overlay_outlines_the_jet_pack_hexes_and_says_why(drawn: list[
             drawn.clear()
             a.draw(surface)
             seen["text"] = list(drawn)
-            corners = a.view.layout.corners(app.board.hex_of("1113"))  # another landing, not hovered
+            # another landing, not hovered, left of the pointer (the flight's words sit right of it)
+            corners = a.view.layout.corners(app.board.hex_of("0313"))
             (x0, y0), (x1, y1) = (a.camera.to_screen(*corners[i]) for i in (2, 3))
             seen["edge"] = tuple(surface.get_at((round((x0 + x1) / 2), round((y0 + y1) / 2))))[:3]
 

@@ -24,6 +24,7 @@ from tabletop.hexgrid import Hex
 
 from . import theme
 from .app import App, Component
+from .layout import Section, draw_lines, lines_height
 
 TYPED = {"note": "note", "dice": "dice rolled by hand", "save": "save as (a name, Enter)"}
 AUTO_DELAY = 0.6  # seconds between automatic steps when not paused
@@ -522,32 +523,33 @@ class GamePanel(Component):
         corners = [app.camera.to_screen(x, y) for x, y in app.view.layout.corners(h)]
         pygame.draw.polygon(surface, colour, corners, width)
 
+    def dock(self, app: App) -> list[Section]:
+        """The game box: at the top of the left column, first served when room is short."""
+        lines, _ = self.box_lines(app)
+        height = lines_height(lines, app.layout.inner_width("left"), TEXT)
+        return [Section("game", "Game", "left", 10, height, priority=0)]
+
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        """The game box's lines wrapped to its section (nothing cut with an ellipsis,
+        finding 10); a clickable line is clickable on every row it wraps to."""
         self.buttons, self.tray = [], []
+        placed = app.layout.placed.get("game")
+        self.box = placed.frame if placed is not None else pygame.Rect(0, 0, 0, 0)
+        body = app.layout.body("game")
+        if body is None:
+            return
         lines, clickable = self.box_lines(app)
-        width, _ = surface.get_size()
-        x = max(MARGIN, min(440, width // 3))
-        w = max(240, min(620, width - x - 270))
-        line_h = theme.font(TEXT).get_linesize() + 3
-        rect = pygame.Rect(x, MARGIN, w, len(lines) * line_h + 2 * PAD - 3)
-        panel = pygame.Surface(rect.size, pygame.SRCALPHA)
-        panel.fill((*theme.PANEL, BOX_ALPHA))
-        surface.blit(panel, rect.topleft)
-        pygame.draw.rect(surface, BORDER, rect, 1)
-        self.box = rect
-        for i, (text, colour, bold) in enumerate(lines):
-            y = rect.y + PAD + i * line_h
-            img = theme.text(theme.fit(text, w - 2 * PAD, TEXT, bold), TEXT, colour, bold)
-            surface.blit(img, (rect.x + PAD, y))
-            if i in clickable:
-                row = pygame.Rect(rect.x + 2, y - 1, w - 4, line_h)
-                what = clickable[i]
-                if isinstance(what, str):
-                    self.tray.append((row, what))
-                else:
-                    self.buttons.append((row, what))
-                if row.collidepoint(app.mouse):
-                    pygame.draw.rect(surface, theme.HIGHLIGHT, row, 1)
+        for i, rect in draw_lines(surface, app.layout, body, lines, TEXT):
+            if i not in clickable:
+                continue
+            row = rect.inflate(PAD - 2, 0)
+            what = clickable[i]
+            if isinstance(what, str):
+                self.tray.append((row, what))
+            else:
+                self.buttons.append((row, what))
+            if row.collidepoint(app.mouse):
+                pygame.draw.rect(surface, theme.HIGHLIGHT, row, 1)
 
     def box_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
         """The game box's text lines, and which of them are clickable (an action to play,
