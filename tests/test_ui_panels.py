@@ -363,7 +363,7 @@ def test_e_expands_and_condenses_the_turn_and_rules_box_and_the_log_takes_the_re
 
 
 def test_semicolon_toggles_the_legend() -> None:
-    app, panels, _ = table()
+    app, _, _ = table()
     draw(app)
     assert app.layout.body("legend") is not None
     key(app, pygame.K_SEMICOLON)

@@ -342,6 +342,11 @@ class App:
             if not owner.handle(event, self) and _is_quit_key(event):
                 self.request_quit()  # quitting always works
             return
+        dialog = self.dialog()
+        if dialog is not None:  # an open dialog takes every event (quitting always works)
+            if not dialog.handle(event, self) and _is_quit_key(event):
+                self.request_quit()
+            return
         if not self._modal_open():
             line = self.layout.handle(event)
             if line is not None:
@@ -353,6 +358,10 @@ class App:
             if c.handle(event, self):
                 return
         self._camera_controls(event)
+
+    def dialog(self) -> Component | None:
+        """The open dialog (a part whose ``open`` is True: the game-over report), or None."""
+        return next((c for c in self.components if getattr(c, "open", False) is True), None)
 
     def _modal_open(self) -> bool:
         """A dialog (the game-over report) is open: the dock takes no clicks or keys."""

@@ -571,7 +571,7 @@ class GamePanel(Component):
         phase = game.phase()
         if state.result is not None:
             lines.append((f"Game over: {state.result}", hot, True))
-            lines.append(("Ctrl+R: save the after-action report  ·  Ctrl+N: add a note", dim, False))
+            lines.append(("F2: the after-action report  ·  Ctrl+R: save it  ·  Ctrl+N: add a note", dim, False))
             return lines, clickable
         if state.phase == SETUP:
             return self._setup_lines(app)

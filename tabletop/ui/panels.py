@@ -134,7 +134,7 @@ class Panels(Component):
                 return True
             return self.box_at(event.pos) is not None  # a click on a panel is not a click on the map
         if event.type == pygame.MOUSEWHEEL and self.boxes.get("log", _NOWHERE).collidepoint(app.mouse):
-            self.scroll_log(app, WHEEL_ROWS * (1 if event.y > 0 else -1))
+            self.scroll_log(app, WHEEL_ROWS * event.y)
             return True
         if event.type == pygame.MOUSEMOTION:
             if self._dragging_minimap:
@@ -477,9 +477,12 @@ class Panels(Component):
                 for gx, gy in _PIPS[last.result[0]]:
                     centre = (die.x + step * (gx + 1), die.y + step * (gy + 1))
                     pygame.draw.circle(surface, theme.PANEL, centre, 4)
-            shown = self._fit(app, _roll_text(last), text_at, TEXT, True)
-            surface.blit(self._text(shown, TEXT, theme.PANEL_TEXT, True), text_at.topleft)
             ruling = self.rulings.get(last_key)
+            rows = theme.wrap(_roll_text(last), text_at.width, TEXT, True)
+            if len(rows) > (1 if ruling else 2):  # no room for more beside the die: cut, whole on hover
+                rows = (self._fit(app, _roll_text(last), text_at, TEXT, True),)
+            for i, row in enumerate(rows):
+                surface.blit(self._text(row, TEXT, theme.PANEL_TEXT, True), (text_at.x, text_at.y + i * _line_h(TEXT, 1)))
             if ruling:
                 colour = HIT_COLOUR if ruling == "Hit" else MISS_COLOUR
                 surface.blit(self._text(ruling, TEXT, colour, True), (text_at.x, y + DIE_FACE // 2 + 3))
