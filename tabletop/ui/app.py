@@ -105,7 +105,7 @@ IDLE_NAP = 0.02  # seconds the idle loop sleeps between looks at the event queue
 CONFIRM_TEXT = 22
 CORE_SHORTCUTS = [
     ("arrows / W A S D, right or middle drag", "pan the map"),
-    ("mouse wheel, + / -", "zoom around the cursor (25%-400%)"),
+    ("mouse wheel, + / -", "zoom around the cursor (15%-400%)"),
     ("Home", "fit the whole map in the map's area (between the side columns)"),
     ("F11", "full screen on / off"),
     ("F12", "save a screenshot (PNG) in the current folder"),

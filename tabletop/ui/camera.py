@@ -2,7 +2,7 @@
 
 World coordinates are the map layout at hex size 1 (``RectGrid.layout(1.0)``); the
 camera maps them to screen pixels. Zoom is relative to ``BASE_HEX_PIXELS`` and is kept
-within 25% - 400%. Zooming keeps the point under the cursor still.
+within 15% - 400%. Zooming keeps the point under the cursor still.
 """
 
 from __future__ import annotations

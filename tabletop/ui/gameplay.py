@@ -86,6 +86,7 @@ class GamePanel(Component):
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
         self._can_move = False
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
+        self._frame_lines: tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]] | None = None
 
     # --- what the game offers ------------------------------------------------------
 
@@ -525,8 +526,8 @@ class GamePanel(Component):
 
     def dock(self, app: App) -> list[Section]:
         """The game box: at the top of the left column, first served when room is short."""
-        lines, _ = self.box_lines(app)
-        height = lines_height(lines, app.layout.inner_width("left"), TEXT)
+        self._frame_lines = self.box_lines(app)  # drawn this same frame: worked out once
+        height = lines_height(self._frame_lines[0], app.layout.inner_width("left"), TEXT)
         return [Section("game", "Game", "left", 10, height, priority=0)]
 
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
@@ -538,7 +539,8 @@ class GamePanel(Component):
         body = app.layout.body("game")
         if body is None:
             return
-        lines, clickable = self.box_lines(app)
+        lines, clickable = self._frame_lines or self.box_lines(app)
+        self._frame_lines = None
         for i, rect in draw_lines(surface, app.layout, body, lines, TEXT):
             if i not in clickable:
                 continue

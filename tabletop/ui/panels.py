@@ -108,6 +108,7 @@ class Panels(Component):
         self.help_open = False
         self.expanded = False
         self.log_scroll = 0  # log rows scrolled back from the newest
+        self._frame: dict[str, list[tuple[str, tuple[int, ...], bool]]] = {}  # lines ``dock`` worked out
         self.status = ""  # the status line as last drawn
         self.help_rows: list[tuple[str, str]] = []  # the shortcuts the help overlay last listed
         self.boxes: dict[str, pygame.Rect] = {}  # box name -> where it was last drawn
@@ -335,7 +336,8 @@ class Panels(Component):
         the dice, the selected unit and the minimap on the right."""
         layout = app.layout
         lw, rw = layout.inner_width("left"), layout.inner_width("right")
-        out = [Section("turn", app.title, "left", 0, lines_height(self.turn_box_lines(app), lw, SMALL), priority=0)]
+        frame = self._frame = {"turn": self.turn_box_lines(app), "dice": self.dice_lines(app)}  # drawn this frame
+        out = [Section("turn", app.title, "left", 0, lines_height(frame["turn"], lw, SMALL), priority=0)]
         rows = self.legend_rows(app)
         if rows:
             out.append(Section("legend", "Legend  (; folds)", "left", 30, len(rows) * _line_h(SMALL, 3), priority=6))
@@ -344,11 +346,11 @@ class Panels(Component):
             title = "Log" + (f"  (scrolled up {self.log_scroll} rows)" if self.log_scroll else "  (wheel, PgUp / PgDn)")
             out.append(Section("log", title, "left", 40, least, priority=1, grow=True))
         seed = "" if app.play.secret_dice else f"  ·  seed {app.play.seed}"
-        dice_h = DIE_FACE + 6 + lines_height(self.dice_lines(app), rw, SMALL)
+        dice_h = DIE_FACE + 6 + lines_height(frame["dice"], rw, SMALL)
         out.append(Section("dice", f"Dice{seed}", "right", 0, dice_h, priority=3))
         piece = app.selected_piece()
         if piece is not None:
-            lines = self.selection_lines(app, piece)[1:]
+            lines = frame["selection"] = self.selection_lines(app, piece)[1:]
             out.append(Section("selection", piece.id, "right", 10, lines_height(lines, rw, SMALL), priority=2))
         image, _ = self.minimap_surface(app)
         out.append(Section("minimap", "Map (click to look)", "right", 90, image.get_height(), priority=4, bottom=True))
@@ -356,13 +358,25 @@ class Panels(Component):
 
     # --- drawing --------------------------------------------------------------------
 
+    def _lines(self, app: App, name: str) -> list[tuple[str, tuple[int, ...], bool]]:
+        """A section's lines as worked out by ``dock`` this frame (else afresh)."""
+        lines = self._frame.pop(name, None)
+        if lines is not None:
+            return lines
+        if name == "turn":
+            return self.turn_box_lines(app)
+        if name == "dice":
+            return self.dice_lines(app)
+        piece = app.selected_piece()
+        return [] if piece is None else self.selection_lines(app, piece)[1:]
+
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         layout = app.layout
         self.boxes = {name: layout.placed[name].frame for name in DOCKED if name in layout.placed}
         self._draw_status(surface, app)
         body = layout.body("turn")
         if body is not None:
-            draw_lines(surface, layout, body, self.turn_box_lines(app), SMALL)
+            draw_lines(surface, layout, body, self._lines(app, "turn"), SMALL)
         body = layout.body("legend")
         if body is not None:
             self._draw_legend(surface, app, body)
@@ -371,9 +385,8 @@ class Panels(Component):
         if body is not None:
             self._draw_dice(surface, app, body)
         body = layout.body("selection")
-        piece = app.selected_piece()
-        if body is not None and piece is not None:
-            draw_lines(surface, layout, body, self.selection_lines(app, piece)[1:], SMALL)
+        if body is not None:
+            draw_lines(surface, layout, body, self._lines(app, "selection"), SMALL)
         if layout.body("minimap") is not None:
             self._draw_minimap(surface, app)
 
@@ -489,7 +502,7 @@ class Panels(Component):
         else:
             surface.blit(self._text("no roll yet", TEXT, theme.PANEL_DIM), text_at.topleft)
         rest = pygame.Rect(x, die.bottom + 6, body.width, body.bottom - die.bottom - 6)
-        draw_lines(surface, app.layout, rest, self.dice_lines(app), SMALL)
+        draw_lines(surface, app.layout, rest, self._lines(app, "dice"), SMALL)
 
     def selection_lines(self, app: App, piece: Piece) -> list[tuple[str, tuple[int, ...], bool]]:
         """The selected piece's box, from the game as it is now (strength from Piece.steps)."""

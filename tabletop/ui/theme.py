@@ -38,7 +38,7 @@ SIDE_COLOURS = {  # counter fills by side; a side not listed gets a stable hash 
 }
 
 BASE_HEX_PIXELS = 40.0  # hex size (centre to corner) at 100% zoom
-MIN_ZOOM, MAX_ZOOM = 0.25, 4.0
+MIN_ZOOM, MAX_ZOOM = 0.15, 4.0  # 15%: a big map still fits beside the side columns of an 800 x 500 window
 
 
 def side_colour(side: str | None) -> tuple[int, int, int]:
