@@ -505,7 +505,7 @@ class App:
             self._draw_handoff(surface)
             return
         self._arrange_dock()
-        surface.fill(theme.BACKGROUND)
+        surface.fill(theme.BACKGROUND, self.layout.map)  # the dock paints the rest
         surface.set_clip(self.layout.map)  # the map and what lies on it stay in its area
         self.view.draw(surface, self.camera, self.state)
         for layer in ("draw_under", "draw_counters", "draw_over"):

@@ -259,16 +259,18 @@ class Layout:
 
     def draw(self, surface: pygame.Surface) -> None:
         """The columns' backgrounds and each section's frame and title bar."""
+        surface.fill(theme.PANEL, self.status)
         if self.hidden:
             return
         for rect in (self.left, self.right):
             if rect.width:
-                surface.fill(COLUMN_BACK, rect)
+                self._fill_gaps(surface, rect)
         sections = {s.name: s for s in self._sections}
         line_h = theme.font(TITLE_SIZE, True).get_linesize()
         for name, placed in self.placed.items():
             if placed.title is None:
-                continue  # a part that frames its own boxes
+                surface.fill(COLUMN_BACK, placed.frame)  # a part that frames its own boxes
+                continue
             surface.fill(SECTION_BACK, placed.frame)
             pygame.draw.rect(surface, BORDER, placed.frame, 1)
             surface.fill(TITLE_BACK, placed.title)
@@ -281,6 +283,20 @@ class Layout:
             for i, row in enumerate(self.title_rows(sections[name])):
                 img = theme.text(row, TITLE_SIZE, colour, True)
                 surface.blit(img, (placed.title.x + TITLE_INDENT, top + i * line_h + 1))
+
+    def _fill_gaps(self, surface: pygame.Surface, column: pygame.Rect) -> None:
+        """The column's background where no section is (the sections paint their own:
+        painting each pixel once keeps a frame cheap)."""
+        frames = sorted((p.frame for p in self.placed.values() if column.contains(p.frame)), key=lambda r: r.top)
+        y = column.top
+        for frame in frames:
+            if frame.top > y:
+                surface.fill(COLUMN_BACK, (column.x, y, column.width, frame.top - y))
+            surface.fill(COLUMN_BACK, (column.x, frame.top, frame.x - column.x, frame.height))
+            surface.fill(COLUMN_BACK, (frame.right, frame.top, column.right - frame.right, frame.height))
+            y = max(y, frame.bottom)
+        if y < column.bottom:
+            surface.fill(COLUMN_BACK, (column.x, y, column.width, column.bottom - y))
 
     def draw_tip(self, surface: pygame.Surface, pos: tuple[int, int]) -> None:
         """The whole text of a shortened line under the pointer, beside it."""
