@@ -14,6 +14,14 @@ remembered between runs (``settings``).
 The dock also keeps the frame's tooltips: a part that still has to shorten a text
 registers the rectangle and the whole text (``tip``), and the whole text is drawn
 beside the pointer while it rests there (finding 10).
+
+Why not pygame-gui (made for pygame-ce; its text box, scrolling container and tooltips
+were weighed for this): the table draws a frame only when something changed and naps
+otherwise (finding 15, the ``idle`` benchmark), while a pygame-gui UIManager wants
+``update`` and ``draw_ui`` every frame and keeps its own element tree, theme files and
+fonts beside the table's; and what the columns need (wrap to a width, scroll rows,
+one tooltip) is the few functions here and ``theme.wrap``, tested through the real
+loop, with no new dependency to install, pin or theme.
 """
 
 from __future__ import annotations
