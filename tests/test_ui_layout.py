@@ -280,3 +280,24 @@ def test_a_cut_text_shows_whole_on_hover(drawn: list[str]) -> None:
     whole = seen["tips"][0][1]
     rows = theme.wrap(whole, 420 - 12, 18)
     assert [r for r in rows if r in seen["text"]] == list(rows)
+
+
+def test_dragging_a_columns_edge_resizes_it_and_the_width_is_remembered() -> None:
+    """Finding 16 ("resizable ... remembered between runs"): the left column's inner
+    edge dragged 60 px right widens it, the map's area shrinks by as much, and a new
+    table in the same home opens with that width."""
+    app = open_table("dog-sector", size=(1280, 800), seed=1)
+    app.draw(pygame.Surface((1280, 800)))
+    edge = app.layout.left.right
+    y = 400
+    before = (app.layout.left.width, app.layout.map.width)
+    drive(app, [
+        move((edge, y)),
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(edge, y), button=1),
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(edge + 60, y), rel=(60, 0), buttons=(1, 0, 0)),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(edge + 60, y), button=1),
+    ])  # fmt: skip
+    assert app.layout.left.width == before[0] + 60 and app.layout.map.width == before[1] - 60
+    assert app.selected is None  # the drag moved no counter and selected nothing
+    again = open_table("dog-sector", size=(1280, 800), seed=1)
+    assert again.layout.left.width == before[0] + 60

@@ -40,6 +40,9 @@ TITLE_SIZE = 18
 TITLE_PAD = 4  # above and below a title's rows
 TITLE_INDENT = 18  # a title's text, after its fold mark
 HIDE_KEY = pygame.K_TAB
+MIN_COLUMN = 180  # the narrowest a dragged column gets
+MAX_SHARE = 0.4  # the widest: this share of the window
+GRIP = 4  # pixels either side of a column's inner edge that drag it
 COLUMN_BACK = (24, 26, 30)
 TITLE_BACK = (44, 48, 54)
 SECTION_BACK = (30, 32, 37)
@@ -49,15 +52,19 @@ TIP_WIDTH = 420
 SHORTCUTS = [
     ("Tab", "hide / show the side columns (the map takes the whole window)"),
     ("click a panel's title", "fold / unfold that panel (remembered for the next run)"),
+    ("drag a column's inner edge", "make the column wider or narrower (remembered)"),
 ]
 
 
-def column_widths(width: int) -> tuple[int, int]:
-    """The left and right columns' widths for a window ``width`` pixels wide: wide
-    enough to read a rule line, narrow enough to leave the map most of a small window."""
-    left = min(340, max(220, round(width * 0.24)))
-    right = min(290, max(230, round(width * 0.26)))
-    return left, right
+def column_widths(width: int, chosen: dict[str, int] | None = None) -> tuple[int, int]:
+    """The left and right columns' widths for a window ``width`` pixels wide: the
+    player's (dragged) widths, else wide enough to read a rule line and narrow enough to
+    leave the map most of a small window; never so wide the map has no room."""
+    chosen = chosen or {}
+    left = chosen.get("left") or min(340, max(220, round(width * 0.24)))
+    right = chosen.get("right") or min(290, max(230, round(width * 0.26)))
+    most = max(MIN_COLUMN, round(width * MAX_SHARE))
+    return min(most, max(MIN_COLUMN, left)), min(most, max(MIN_COLUMN, right))
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,8 @@ class Layout:
     persist: bool = True  # write changes to the settings file
     size: tuple[int, int] = (0, 0)
     used: frozenset[str] = frozenset({"left", "right"})  # the columns some part docks in
+    widths: dict[str, int] = field(default_factory=dict)  # column -> width the player dragged it to
+    dragging: str | None = None  # the column whose edge is being dragged
     left: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     right: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     map: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
@@ -110,9 +119,13 @@ class Layout:
         """The layout the player left last time, and a line if the settings were ignored."""
         data, problem = settings.load_settings()
         folded = data.get("folded", [])
+        widths = data.get("widths", {})
         layout = cls(
             folded={str(n) for n in folded} if isinstance(folded, list) else set(),
             hidden=data.get("hidden") is True,
+            widths={k: v for k, v in widths.items() if k in ("left", "right") and isinstance(v, int)}
+            if isinstance(widths, dict)
+            else {},
         )
         return layout, problem
 
@@ -120,7 +133,7 @@ class Layout:
         """Write the layout choices; a line saying why not, or None."""
         if not self.persist:
             return None
-        return settings.save_settings({"folded": sorted(self.folded), "hidden": self.hidden})
+        return settings.save_settings({"folded": sorted(self.folded), "hidden": self.hidden, "widths": self.widths})
 
     # --- geometry -------------------------------------------------------------------
 
@@ -128,7 +141,7 @@ class Layout:
         """The columns, the status line and the map's free area for a window this size."""
         width, height = size
         self.size = size
-        left_w, right_w = (0, 0) if self.hidden else column_widths(width)
+        left_w, right_w = (0, 0) if self.hidden else column_widths(width, self.widths)
         left_w, right_w = (left_w if "left" in self.used else 0, right_w if "right" in self.used else 0)
         body_h = max(0, height - STATUS_HEIGHT)
         self.left = pygame.Rect(0, 0, left_w, body_h)
@@ -232,6 +245,9 @@ class Layout:
     def handle(self, event: pygame.event.Event) -> str | None:
         """A click on a section's title folds or unfolds it; Tab hides or shows the
         columns. Returns a line for the log when something changed, else None."""
+        dragged = self._drag(event)
+        if dragged is not None:
+            return dragged
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for name, placed in self.placed.items():
                 if placed.title is not None and placed.title.collidepoint(event.pos):
@@ -248,6 +264,34 @@ class Layout:
             self.resize(self.size)
             line = self._changed()
             return line if line is not None else f"side columns: {'hidden (Tab shows them)' if self.hidden else 'shown'}"
+        return None
+
+    def edge_at(self, pos: tuple[int, int]) -> str | None:
+        """The column whose inner edge is under a screen point (a drag there resizes it)."""
+        if self.hidden or pos[1] >= self.status.top:
+            return None
+        if self.left.width and abs(pos[0] - self.left.right) <= GRIP:
+            return "left"
+        if self.right.width and abs(pos[0] - self.right.left) <= GRIP:
+            return "right"
+        return None
+
+    def _drag(self, event: pygame.event.Event) -> str | None:
+        """Dragging a column's inner edge: "" while it is used up, None when not a drag."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.dragging = self.edge_at(event.pos)
+            return "" if self.dragging else None
+        if self.dragging is None:
+            return None
+        if event.type == pygame.MOUSEMOTION:
+            width = self.size[0]
+            self.widths[self.dragging] = event.pos[0] if self.dragging == "left" else width - event.pos[0]
+            self.resize(self.size)
+            self.widths[self.dragging] = (self.left if self.dragging == "left" else self.right).width
+            return ""
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.dragging = None
+            return self._changed()
         return None
 
     def _changed(self) -> str | None:
