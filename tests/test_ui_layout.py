@@ -213,7 +213,7 @@ def test_the_log_scrolls_with_the_wheel_over_it_and_page_keys(drawn: list[str]) 
         pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, precise_x=0.0, precise_y=2.0, flipped=False))
 
     zoom = app.camera.zoom
-    drive(app, [newest, wheel, after_wheel, key(pygame.K_PAGEDOWN), key(pygame.K_PAGEDOWN)], after=3)
+    drive(app, [newest, wheel, after_wheel, *[key(pygame.K_PAGEDOWN)] * 6], after=3)
     assert seen["before"][-1] == "log line number 59"
     assert seen["scroll"] == 6 and seen["after"][-1] == "log line number 53"
     assert app.camera.zoom == zoom  # the wheel over the log never zooms the map
@@ -301,3 +301,25 @@ def test_dragging_a_columns_edge_resizes_it_and_the_width_is_remembered() -> Non
     assert app.selected is None  # the drag moved no counter and selected nothing
     again = open_table("dog-sector", size=(1280, 800), seed=1)
     assert again.layout.left.width == before[0] + 60
+
+
+def test_a_game_box_longer_than_its_column_scrolls_with_the_wheel() -> None:
+    """Finding 10: at 800x500 the game box of DOG SECTOR's rules is longer than the
+    column leaves it; nothing is cut away for good: the wheel over it shows the rest,
+    and the log keeps its rows below it."""
+    app = mid_game((800, 500))
+    gp = part(app, GamePanel)
+    seen: dict[str, Any] = {}
+
+    def look(a: App) -> None:
+        seen.setdefault("rows", []).append([r for r, _ in gp.buttons] + [gp.box.copy()])
+        seen.setdefault("scroll", []).append(gp.scroll)
+        seen["log"] = part(a, Panels).boxes.get("log")
+
+    def wheel(a: App) -> None:
+        pygame.event.post(move(gp.box.center))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, precise_x=0.0, precise_y=-2.0, flipped=False))
+
+    drive(app, [look, wheel, look])
+    assert seen["scroll"][0] == 0 and seen["scroll"][1] > 0
+    assert seen["log"] is not None and app.layout.body("log") is not None

@@ -44,6 +44,7 @@ SHORTCUTS = [
     ("Ctrl+S", "save the game in your own save file (the autosave, after every phase, is another file)"),
     ("Ctrl+Shift+S", "save as: type a name for the save, Enter writes it"),
     ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
+    ("mouse wheel over the game box", "scroll it when it is longer than its column"),
     ("F5", "setup: let the solver place the pieces left in the tray"),
     ("b", "let the rules' autoplayer (bot) finish your phase for you (stops at the phase's end)"),
     ("Ctrl+N", "write a note into the log (Enter ends it)"),
@@ -86,6 +87,8 @@ class GamePanel(Component):
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
         self._can_move = False
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
+        self.scroll = 0  # the game box's rows scrolled past (a box longer than its column)
+        self._scrolled_in: tuple[int, str] | None = None  # the phase the scroll belongs to
         self._frame_lines: tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]] | None = None
 
     # --- what the game offers ------------------------------------------------------
@@ -185,6 +188,9 @@ class GamePanel(Component):
             return event.type in (pygame.TEXTINPUT, pygame.TEXTEDITING, pygame.KEYUP)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             return self._click(event.pos, app)
+        if event.type == pygame.MOUSEWHEEL and self.box.collidepoint(app.mouse):
+            self.scroll = max(0, self.scroll - 3 * event.y)  # a box longer than its column: the rest below
+            return True
         return False
 
     def _key(self, event: pygame.event.Event, app: App) -> bool:
@@ -528,7 +534,8 @@ class GamePanel(Component):
         """The game box: at the top of the left column, first served when room is short."""
         self._frame_lines = self.box_lines(app)  # drawn this same frame: worked out once
         height = lines_height(self._frame_lines[0], app.layout.inner_width("left"), TEXT)
-        return [Section("game", "Game", "left", 10, height, priority=0)]
+        title = "Game" + (f"  (scrolled {self.scroll} rows: wheel)" if self.scroll else "")
+        return [Section("game", title, "left", 10, height, priority=1)]
 
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         """The game box's lines wrapped to its section (nothing cut with an ellipsis,
@@ -541,7 +548,12 @@ class GamePanel(Component):
             return
         lines, clickable = self._frame_lines or self.box_lines(app)
         self._frame_lines = None
-        for i, rect in draw_lines(surface, app.layout, body, lines, TEXT):
+        phase = (app.play.state.turn, app.play.state.phase)
+        if phase != self._scrolled_in:
+            self._scrolled_in, self.scroll = phase, 0  # a new phase's box starts at its top
+        rows = lines_height(lines, body.width, TEXT) // _row(TEXT)
+        self.scroll = max(0, min(self.scroll, rows - body.height // _row(TEXT)))
+        for i, rect in draw_lines(surface, app.layout, body, lines, TEXT, first=self.scroll):
             if i not in clickable:
                 continue
             row = rect.inflate(PAD - 2, 0)
@@ -650,6 +662,11 @@ class GamePanel(Component):
             return [phase.rule] if phase is not None and phase.rule else []
         lines: Sequence[str] = rules(app.play.state)
         return lines
+
+
+def _row(size: int) -> int:
+    """A wrapped row's height in the game box (as ``layout.draw_lines`` draws it)."""
+    return theme.font(size).get_linesize() + 2
 
 
 def _autoplayer(rules: str, side: str) -> Any:

@@ -61,8 +61,8 @@ def column_widths(width: int, chosen: dict[str, int] | None = None) -> tuple[int
     player's (dragged) widths, else wide enough to read a rule line and narrow enough to
     leave the map most of a small window; never so wide the map has no room."""
     chosen = chosen or {}
-    left = chosen.get("left") or min(340, max(220, round(width * 0.24)))
-    right = chosen.get("right") or min(290, max(230, round(width * 0.26)))
+    left = chosen.get("left") or min(320, max(220, round(width * 0.2)))
+    right = chosen.get("right") or min(280, max(230, round(width * 0.2)))
     most = max(MIN_COLUMN, round(width * MAX_SHARE))
     return min(most, max(MIN_COLUMN, left)), min(most, max(MIN_COLUMN, right))
 

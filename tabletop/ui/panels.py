@@ -37,7 +37,7 @@ TEXT = 20  # font sizes (pygame's default font runs small: 20 is about 15 px a l
 SMALL = 18
 LOG_TEXT = 18
 BORDER = (78, 83, 90)
-LOG_LEAST = 4  # rows the log keeps however short the column
+LOG_LEAST = 3  # rows the log keeps however short the column
 LOG_PAGE_KEYS = {pygame.K_PAGEUP: 1, pygame.K_PAGEDOWN: -1}
 WHEEL_ROWS = 3  # log rows per wheel notch
 MINIMAP_SIZE = 260
@@ -344,7 +344,7 @@ class Panels(Component):
         if app.messages:
             least = LOG_LEAST * _line_h(LOG_TEXT)
             title = "Log" + (f"  (scrolled up {self.log_scroll} rows)" if self.log_scroll else "  (wheel, PgUp / PgDn)")
-            out.append(Section("log", title, "left", 40, least, priority=1, grow=True))
+            out.append(Section("log", title, "left", 40, least, priority=0, grow=True))  # before the game box
         seed = "" if app.play.secret_dice else f"  ·  seed {app.play.seed}"
         dice_h = DIE_FACE + 6 + lines_height(frame["dice"], rw, SMALL)
         out.append(Section("dice", f"Dice{seed}", "right", 0, dice_h, priority=3))
