@@ -388,7 +388,7 @@ def test_the_reach_overlay_outlines_the_jet_pack_hexes_and_says_why(drawn: list[
     assert app.selected == "larry"
     assert seen["edge"] == EXTRA_EDGE
     assert any(t.startswith("larry: jet pack: 4 hexes in direction") for t in seen["text"])
-    assert "Beyond the movement reach" in seen["text"]
+    assert "Beyond the movement reach" in " ".join(seen["text"])  # the title, wrapped to the column
 
 
 def test_the_help_lists_the_extras_keys_once() -> None:
