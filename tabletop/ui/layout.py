@@ -111,6 +111,7 @@ class Layout:
     placed: dict[str, Placed] = field(default_factory=dict)
     tips: list[tuple[pygame.Rect, str]] = field(default_factory=list)
     _sections: tuple[Section, ...] = ()
+    _columns: dict[int, tuple[object, pygame.Surface]] = field(default_factory=dict)  # painted columns
 
     # --- settings -------------------------------------------------------------------
 
@@ -310,45 +311,49 @@ class Layout:
     # --- drawing --------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The columns' backgrounds and each section's frame and title bar."""
+        """The columns: their background, each section's frame and title bar; each
+        column painted once per placement and then only blitted (the panels' text is
+        drawn over it by their parts every frame)."""
         surface.fill(theme.PANEL, self.status)
         if self.hidden:
             return
-        for rect in (self.left, self.right):
-            if rect.width:
-                self._fill_gaps(surface, rect)
-        sections = {s.name: s for s in self._sections}
-        line_h = theme.font(TITLE_SIZE, True).get_linesize()
-        for name, placed in self.placed.items():
-            if placed.title is None:
-                surface.fill(COLUMN_BACK, placed.frame)  # a part that frames its own boxes
-                continue
-            surface.fill(SECTION_BACK, placed.frame)
-            pygame.draw.rect(surface, BORDER, placed.frame, 1)
-            surface.fill(TITLE_BACK, placed.title)
-            pygame.draw.rect(surface, BORDER, placed.title, 1)
-            top = placed.title.y + TITLE_PAD
-            _fold_mark(surface, (placed.title.x + 9, top + line_h // 2 - 1), placed.folded or placed.squeezed)
-            colour = theme.PANEL_DIM if placed.squeezed else theme.PANEL_TEXT
+        for placed in self.placed.values():
             if placed.squeezed:
-                self.tip(placed.title, "no room in this column: fold another panel, or make the window taller")
-            for i, row in enumerate(self.title_rows(sections[name])):
-                img = theme.text(row, TITLE_SIZE, colour, True)
-                surface.blit(img, (placed.title.x + TITLE_INDENT, top + i * line_h + 1))
+                self.tip(placed.title or placed.frame, "no room in this column: fold another panel, or make the window taller")
+        for column in (self.left, self.right):
+            if column.width and column.height:
+                surface.blit(self._column_image(column), column)
 
-    def _fill_gaps(self, surface: pygame.Surface, column: pygame.Rect) -> None:
-        """The column's background where no section is (the sections paint their own:
-        painting each pixel once keeps a frame cheap)."""
-        frames = sorted((p.frame for p in self.placed.values() if column.contains(p.frame)), key=lambda r: r.top)
-        y = column.top
-        for frame in frames:
-            if frame.top > y:
-                surface.fill(COLUMN_BACK, (column.x, y, column.width, frame.top - y))
-            surface.fill(COLUMN_BACK, (column.x, frame.top, frame.x - column.x, frame.height))
-            surface.fill(COLUMN_BACK, (frame.right, frame.top, column.right - frame.right, frame.height))
-            y = max(y, frame.bottom)
-        if y < column.bottom:
-            surface.fill(COLUMN_BACK, (column.x, y, column.width, column.bottom - y))
+    def _column_image(self, column: pygame.Rect) -> pygame.Surface:
+        sections = {s.name: s for s in self._sections}
+        inside = [(n, p) for n, p in self.placed.items() if column.contains(p.frame)]
+        key = (column.topleft, column.size, tuple(
+            (n, tuple(p.frame), p.title and tuple(p.title), p.folded, p.squeezed, self.title_rows(sections[n]))
+            for n, p in inside
+        ))  # fmt: skip
+        cached = self._columns.get(column.x)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        image = pygame.Surface(column.size)
+        image.fill(COLUMN_BACK)
+        line_h = theme.font(TITLE_SIZE, True).get_linesize()
+        for name, placed in inside:
+            if placed.title is None:
+                continue  # a part that frames its own boxes
+            frame, title = placed.frame.move(-column.x, -column.y), placed.title.move(-column.x, -column.y)
+            image.fill(SECTION_BACK, frame)
+            pygame.draw.rect(image, BORDER, frame, 1)
+            image.fill(TITLE_BACK, title)
+            pygame.draw.rect(image, BORDER, title, 1)
+            top = title.y + TITLE_PAD
+            _fold_mark(image, (title.x + 9, top + line_h // 2 - 1), placed.folded or placed.squeezed)
+            colour = theme.PANEL_DIM if placed.squeezed else theme.PANEL_TEXT
+            for i, row in enumerate(self.title_rows(sections[name])):
+                image.blit(theme.text(row, TITLE_SIZE, colour, True), (title.x + TITLE_INDENT, top + i * line_h + 1))
+        if len(self._columns) > 4:
+            self._columns.clear()
+        self._columns[column.x] = (key, image)
+        return image
 
     def draw_tip(self, surface: pygame.Surface, pos: tuple[int, int]) -> None:
         """The whole text of a shortened line under the pointer, beside it."""
