@@ -23,7 +23,7 @@ def test_posted_events_zoom_toggle_an_overlay_and_drag_a_counter_through_the_loo
         frame = seen.setdefault("frame", 0)
         seen["frame"] = int(frame) + 1  # type: ignore[call-overload]
         if seen["frame"] == 1:  # the first frame drew the table: now script the player
-            a.camera.zoom_at(4.0, a.camera.width / 2, a.camera.height / 2)
+            a.camera.zoom_at(3.0, a.camera.width / 2, a.camera.height / 2)  # the target in the map's area
             a.camera.center = a.view.center(unit.hex)
             seen["zoom"] = a.camera.zoom
             x, y = (round(v) for v in a.camera.to_screen(*a.view.center(unit.hex)))

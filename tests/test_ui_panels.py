@@ -342,7 +342,9 @@ def test_the_turn_box_shows_the_games_turn_phase_and_who_acts() -> None:
     assert panels.boxes["turn"].height < one.height
 
 
-def test_e_expands_and_condenses_the_log_and_rules_box() -> None:
+def test_e_expands_and_condenses_the_turn_and_rules_box_and_the_log_takes_the_rest() -> None:
+    """Issue 13 finding 16: the log is docked and takes what the column leaves (it
+    scrolls); e expands the turn box, the log gives it the room."""
     app, panels, _ = table()
     for i in range(12):
         app.say(f"message {i}")
@@ -351,8 +353,9 @@ def test_e_expands_and_condenses_the_log_and_rules_box() -> None:
     key(app, pygame.K_e)
     assert app.overlays["rules-expanded"] is True
     draw(app)
-    assert panels.boxes["log"].height > short_log
     assert panels.boxes["turn"].height > short_turn
+    assert panels.boxes["log"].height < short_log
+    assert panels.boxes["log"].bottom == app.layout.left.bottom - 4  # still down to the column's foot
     key(app, pygame.K_e)
     assert app.overlays["rules-expanded"] is False
     draw(app)
@@ -360,21 +363,24 @@ def test_e_expands_and_condenses_the_log_and_rules_box() -> None:
 
 
 def test_semicolon_toggles_the_legend() -> None:
-    app, panels, _ = table()
+    app, _, _ = table()
     draw(app)
-    assert "legend" in panels.boxes
+    assert app.layout.body("legend") is not None
     key(app, pygame.K_SEMICOLON)
     draw(app)
-    assert "legend" not in panels.boxes
-    assert app.messages == ["terrain legend: off"]
+    assert app.layout.body("legend") is None and app.layout.placed["legend"].folded  # its title stays
+    assert app.messages == ["terrain legend: folded"]
 
 
-def test_a_narrow_window_hides_the_legend_and_dice_boxes() -> None:
+def test_a_small_window_keeps_every_panel_docked_beside_the_map() -> None:
+    """Issue 13 finding 16: at 800 x 600 every box is still there, in the columns,
+    none over the map's area and none over another."""
     app, panels, _ = table(size=(800, 600))
     draw(app, (800, 600))
-    assert "legend" not in panels.boxes
-    assert "dice" not in panels.boxes
-    assert {"status", "turn", "minimap"} <= set(panels.boxes)
+    assert {"status", "turn", "legend", "dice", "minimap"} <= set(panels.boxes)
+    boxes = list(panels.boxes.values())
+    assert not [b for b in boxes if b.colliderect(app.layout.map)]
+    assert all(a.collidelist([b for b in boxes if b is not a]) < 0 for a in boxes)
 
 
 def test_keys_with_alt_or_ctrl_go_on_to_the_other_components() -> None:
@@ -395,7 +401,7 @@ def test_the_selected_unit_box_lists_its_details() -> None:
     app.selected = "A1"
     surface = draw(app)
     box = panels.boxes["selection"]
-    assert box.right == SIZE[0] - 8
+    assert app.layout.right.contains(box)
     assert box.top > panels.boxes["dice"].bottom
     assert len(set(pygame.image.tobytes(surface.subsurface(box), "RGB"))) > 2  # text was drawn
 
@@ -413,7 +419,8 @@ def test_clicking_the_minimap_moves_the_camera_centre_there_and_uses_up_the_clic
     click(app, point)
     x0, y0, _, _ = app.view.bounds
     assert app.camera.center != before
-    assert app.camera.center == pytest.approx((x0 + 5 / scale, y0 + 5 / scale))
+    looked = app.camera.to_world(*app.camera.area_centre())  # the middle of the map's area
+    assert looked == pytest.approx((x0 + 5 / scale, y0 + 5 / scale))
     assert recorder.seen == []
 
 
@@ -427,7 +434,8 @@ def test_dragging_on_the_minimap_follows_the_pointer() -> None:
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
     x0, y0, _, _ = app.view.bounds
     cx, cy = rect.center
-    assert app.camera.center == pytest.approx((x0 + (cx - rect.x) / scale, y0 + (cy - rect.y) / scale))
+    looked = app.camera.to_world(*app.camera.area_centre())
+    assert looked == pytest.approx((x0 + (cx - rect.x) / scale, y0 + (cy - rect.y) / scale))
 
 
 def test_a_click_on_the_map_goes_through_to_the_other_components() -> None:

@@ -381,7 +381,8 @@ def test_the_reach_overlay_outlines_the_jet_pack_hexes_and_says_why(drawn: list[
             drawn.clear()
             a.draw(surface)
             seen["text"] = list(drawn)
-            corners = a.view.layout.corners(app.board.hex_of("1113"))  # another landing, not hovered
+            # another landing, not hovered, left of the pointer (the flight's words sit right of it)
+            corners = a.view.layout.corners(app.board.hex_of("0313"))
             (x0, y0), (x1, y1) = (a.camera.to_screen(*corners[i]) for i in (2, 3))
             seen["edge"] = tuple(surface.get_at((round((x0 + x1) / 2), round((y0 + y1) / 2))))[:3]
 
@@ -389,7 +390,7 @@ def test_the_reach_overlay_outlines_the_jet_pack_hexes_and_says_why(drawn: list[
     assert app.selected == "larry"
     assert seen["edge"] == EXTRA_EDGE
     assert any(t.startswith("larry: jet pack: 4 hexes in direction") for t in seen["text"])
-    assert "Beyond the movement reach" in seen["text"]
+    assert "Beyond the movement reach" in " ".join(seen["text"])  # the title, wrapped to the column
 
 
 def test_the_help_lists_the_extras_keys_once() -> None:

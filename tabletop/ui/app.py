@@ -11,10 +11,15 @@ be built, tested and read on its own:
     draw_counters(surface, app)  # the counters
     draw_over(surface, app)      # over the counters (threads, rings)
     draw_ui(surface, app)        # panels, in screen space
+    draw_modal(surface, app)     # a dialog over everything (the game-over report)
+    dock(app) -> list[Section]   # the panels it wants docked in the side columns (layout)
     shortcuts: list[tuple[str, str]]   # (keys, what they do), for the help overlay
     owns_keyboard() -> bool      # a text entry is open: every key goes to this part alone
     wake_in(app) -> float | None # seconds until the part needs a frame with no event
                                  # (0: it is animating; None: nothing until an event)
+
+The map is seen only in the free area between the docked side columns (``layout``):
+no panel covers it (issue 13 finding 16).
 
 Components are asked in order for events (the first to use one wins) and drawn in
 order within each layer. While a component's text entry is open it owns the keyboard:
@@ -49,9 +54,10 @@ from tabletop.hexgrid import Hex
 from . import theme
 from .board_view import BoardView
 from .camera import Camera
+from .layout import SHORTCUTS as DOCK_SHORTCUTS
+from .layout import Layout, Section
 
 PAN_PIXELS = 40  # per arrow-key press
-FIT_TOP, FIT_BOTTOM = 120, 24  # pixels of the boxes along the top and the status line
 ZOOM_STEP = 1.15
 WARNING_TEXT = 18  # the warning bar: dark ink on amber, readable over any map
 WARNING_INK = (20, 20, 20)
@@ -81,6 +87,12 @@ class Component:
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         pass
 
+    def draw_modal(self, surface: pygame.Surface, app: App) -> None:
+        pass
+
+    def dock(self, app: App) -> list[Section]:
+        return []
+
     def owns_keyboard(self) -> bool:
         return False
 
@@ -93,13 +105,14 @@ IDLE_NAP = 0.02  # seconds the idle loop sleeps between looks at the event queue
 CONFIRM_TEXT = 22
 CORE_SHORTCUTS = [
     ("arrows / W A S D, right or middle drag", "pan the map"),
-    ("mouse wheel, + / -", "zoom around the cursor (25%-400%)"),
-    ("Home", "fit the whole map in the window"),
+    ("mouse wheel, + / -", "zoom around the cursor (15%-400%)"),
+    ("Home", "fit the whole map in the map's area (between the side columns)"),
     ("F11", "full screen on / off"),
     ("F12", "save a screenshot (PNG) in the current folder"),
     ("Esc", "clear the selection / close a menu"),
     ("Ctrl+Q, closing the window", "quit (with unsaved changes: asks first; y / Enter quits, n / Esc stays)"),
     ("Space", "hot-seat hand-off screen: show the table to the side named (issue 12)"),
+    *DOCK_SHORTCUTS,
 ]
 HANDOFF_TEXT = 40  # the hand-off screen's line
 HANDOFF_BACK = (16, 18, 22)  # the hand-off screen: nothing of the table shows through
@@ -143,6 +156,11 @@ class App:
         self.sync()
         self.view = BoardView(self.state.board)
         self.camera = Camera(*self.size)
+        self.layout, problem = Layout.remembered()
+        if problem is not None:
+            self.say(problem)  # a broken settings file: the defaults, and why
+        self._place_dock(self.size)
+        self._arrange_dock()
         self.fit()
         self._dragging: tuple[int, int] | None = None
         self.fullscreen = False
@@ -156,8 +174,27 @@ class App:
         return self.state.board
 
     def fit(self) -> None:
-        """The whole map in view, below the boxes along the top of the window."""
-        self.camera.fit(self.view.bounds, top=FIT_TOP, bottom=FIT_BOTTOM)
+        """The whole map in view in the map's free area (between the docked columns)."""
+        self.camera.fit(self.view.bounds)
+
+    def _place_dock(self, size: tuple[int, int]) -> None:
+        """The dock for a window this size, and the camera's area with it."""
+        if self.layout.size != size:
+            self.layout.resize(size)
+        m = self.layout.map
+        area = (m.x, m.y, m.width, m.height)
+        if self.camera.area != area:
+            self.camera.area = area
+
+    def _arrange_dock(self) -> None:
+        """Ask the parts what they dock this frame and place it (a column nobody uses
+        gives its room to the map)."""
+        self.layout.arrange([s for c in self.components for s in c.dock(self)])
+        self._place_dock(self.layout.size)
+
+    def hex_under(self, pos: tuple[int, int]) -> Hex | None:
+        """The hex under a screen point, None where the dock covers the window."""
+        return self.hex_at_screen(*pos)
 
     def say(self, text: str) -> None:
         """Add a line to the message log."""
@@ -246,6 +283,10 @@ class App:
             self.handoff = side
 
     def hex_at_screen(self, sx: float, sy: float) -> Hex | None:
+        """The hex drawn at a screen point; None off the map and where the dock covers
+        the window (a click on a side column never reaches a hex under it)."""
+        if self.layout.covers((int(sx), int(sy))):
+            return None
         return self.view.hex_at_world(*self.camera.to_world(sx, sy))
 
     def screen_of(self, h: Hex) -> tuple[float, float]:
@@ -294,17 +335,37 @@ class App:
             return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
-            self.hover = self.hex_at_screen(*event.pos)
+            self.hover = self.hex_under(event.pos)
             self._hover_view = self._view_key()
         owner = self.keyboard_owner()
         if owner is not None and event.type in KEY_EVENTS:
             if not owner.handle(event, self) and _is_quit_key(event):
                 self.request_quit()  # quitting always works
             return
+        dialog = self.dialog()
+        if dialog is not None:  # an open dialog takes every event (quitting always works)
+            if not dialog.handle(event, self) and _is_quit_key(event):
+                self.request_quit()
+            return
+        if not self._modal_open():
+            line = self.layout.handle(event)
+            if line is not None:
+                self._place_dock(self.layout.size)
+                if line:
+                    self.say(line)
+                return
         for c in self.components:
             if c.handle(event, self):
                 return
         self._camera_controls(event)
+
+    def dialog(self) -> Component | None:
+        """The open dialog (a part whose ``open`` is True: the game-over report), or None."""
+        return next((c for c in self.components if getattr(c, "open", False) is True), None)
+
+    def _modal_open(self) -> bool:
+        """A dialog (the game-over report) is open: the dock takes no clicks or keys."""
+        return any(getattr(c, "open", False) is True or getattr(c, "help_open", False) is True for c in self.components)
 
     def keyboard_owner(self) -> Component | None:
         """The part whose text entry is open (it alone sees the keys), or None."""
@@ -348,6 +409,9 @@ class App:
 
     def _camera_controls(self, event: pygame.event.Event) -> None:
         cam = self.camera
+        on_dock = self.layout.covers(self.mouse)
+        if event.type in (pygame.MOUSEWHEEL, pygame.MOUSEBUTTONDOWN) and on_dock:
+            return  # the wheel and drags start on the map only, never over a panel
         if event.type == pygame.MOUSEWHEEL:
             factor = ZOOM_STEP ** (event.precise_y if hasattr(event, "precise_y") else event.y)
             cam.zoom_at(factor, *self.mouse)
@@ -374,9 +438,9 @@ class App:
         if key in pans and not mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
             cam.pan(*pans[key])
         elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-            cam.zoom_at(ZOOM_STEP, cam.width / 2, cam.height / 2)
+            cam.zoom_at(ZOOM_STEP, *cam.area_centre())
         elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
-            cam.zoom_at(1 / ZOOM_STEP, cam.width / 2, cam.height / 2)
+            cam.zoom_at(1 / ZOOM_STEP, *cam.area_centre())
         elif key == pygame.K_HOME:
             self.fit()
         elif key == pygame.K_F11:
@@ -418,7 +482,7 @@ class App:
 
     def _view_key(self) -> tuple[object, ...]:
         cam = self.camera
-        return (cam.center, cam.zoom, cam.width, cam.height)
+        return (cam.center, cam.zoom, cam.width, cam.height, cam.area)
 
     def update(self, dt: float) -> None:
         """The parts' clocks; nothing plays on while the hand-off screen waits."""
@@ -426,7 +490,7 @@ class App:
             self.sync()  # played, undone or loaded elsewhere: draw the side's view of it
         if self._hover_view != self._view_key():  # the map moved under a still pointer (Home)
             self._hover_view = self._view_key()
-            self.hover = self.hex_at_screen(*self.mouse)
+            self.hover = self.hex_under(self.mouse)
         if self.handoff is not None or self.confirm_quit:
             return
         for c in self.components:
@@ -436,16 +500,26 @@ class App:
         """One frame onto ``surface`` (the window, or an offscreen surface)."""
         if surface.get_size() != (self.camera.width, self.camera.height):
             self.camera.resize(*surface.get_size())
+        self._place_dock(surface.get_size())
         if self.handoff is not None:
             self._draw_handoff(surface)
             return
-        surface.fill(theme.BACKGROUND)
+        self._arrange_dock()
+        surface.fill(theme.BACKGROUND, self.layout.map)  # the dock paints the rest
+        surface.set_clip(self.layout.map)  # the map and what lies on it stay in its area
         self.view.draw(surface, self.camera, self.state)
-        for layer in ("draw_under", "draw_counters", "draw_over", "draw_ui"):
+        for layer in ("draw_under", "draw_counters", "draw_over"):
             if layer == "draw_over":  # region names over the counters, where they cover fewest
                 self.view.draw_region_names(surface, self.camera, {p.hex for p in self.state.pieces()})
             for c in self.components:
                 getattr(c, layer)(surface, self)
+        surface.set_clip(None)
+        self.layout.draw(surface)
+        for layer in ("draw_ui", "draw_modal"):
+            for c in self.components:
+                getattr(c, layer)(surface, self)
+            if layer == "draw_ui":
+                self.layout.draw_tip(surface, self.mouse)
         self._draw_warning(surface)
         if self.confirm_quit:
             self._draw_confirm(surface)

@@ -2,7 +2,7 @@
 
 World coordinates are the map layout at hex size 1 (``RectGrid.layout(1.0)``); the
 camera maps them to screen pixels. Zoom is relative to ``BASE_HEX_PIXELS`` and is kept
-within 25% - 400%. Zooming keeps the point under the cursor still.
+within 15% - 400%. Zooming keeps the point under the cursor still.
 """
 
 from __future__ import annotations
@@ -20,6 +20,16 @@ class Camera:
     height: int
     center: tuple[float, float] = (0.0, 0.0)
     zoom: float = 1.0
+    area: tuple[int, int, int, int] | None = None  # the map's free rectangle (x, y, w, h); None: all
+
+    def view_rect(self) -> tuple[int, int, int, int]:
+        """The part of the window the map is seen in (x, y, width, height): the window
+        less the docked side columns and the status line (issue 13 finding 16)."""
+        return self.area if self.area is not None else (0, 0, self.width, self.height)
+
+    def area_centre(self) -> tuple[float, float]:
+        x, y, w, h = self.view_rect()
+        return (x + w / 2, y + h / 2)
 
     @property
     def scale(self) -> float:
@@ -49,21 +59,28 @@ class Camera:
     def fit(
         self, bounds: tuple[float, float, float, float], margin: float = 0.04, *, top: int = 0, bottom: int = 0
     ) -> None:
-        """Show the whole world rectangle (min x, min y, max x, max y) in the window
-        less ``top`` and ``bottom`` pixels (kept for boxes that would hide the map)."""
+        """Show the whole world rectangle (min x, min y, max x, max y) in the map's free
+        area (``view_rect``) less ``top`` and ``bottom`` pixels, centred in it. The
+        screen mapping stays centred on the window, so the map does not jump when a
+        side column is shown or hidden; only Home moves it."""
         x0, y0, x1, y1 = bounds
-        room = max(1, self.height - top - bottom)
+        ax, ay, aw, ah = self.view_rect()
+        room = max(1, ah - top - bottom)
         span_x = max(x1 - x0, 1e-6) * (1 + 2 * margin)
         span_y = max(y1 - y0, 1e-6) * (1 + 2 * margin)
-        want = min(self.width / span_x, room / span_y) / BASE_HEX_PIXELS
+        want = min(max(1, aw) / span_x, room / span_y) / BASE_HEX_PIXELS
         self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, want))
-        self.center = ((x0 + x1) / 2, (y0 + y1) / 2 - (top - bottom) / 2 / self.scale)
+        s = self.scale
+        sx = ax + aw / 2  # where the map's middle goes on screen
+        sy = ay + top + room / 2
+        self.center = ((x0 + x1) / 2 - (sx - self.width / 2) / s, (y0 + y1) / 2 - (sy - self.height / 2) / s)
 
     def resize(self, width: int, height: int) -> None:
         self.width, self.height = max(1, width), max(1, height)
 
     def visible_world(self) -> tuple[float, float, float, float]:
-        """The world rectangle on screen (min x, min y, max x, max y)."""
-        x0, y0 = self.to_world(0, 0)
-        x1, y1 = self.to_world(self.width, self.height)
+        """The world rectangle seen in the map's area (min x, min y, max x, max y)."""
+        ax, ay, aw, ah = self.view_rect()
+        x0, y0 = self.to_world(ax, ay)
+        x1, y1 = self.to_world(ax + aw, ay + ah)
         return (x0, y0, x1, y1)

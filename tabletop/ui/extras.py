@@ -6,8 +6,8 @@ handed to another side, another unit selected), never every frame, and given onl
 the side at the screen may know (``seen_by``). What it returns is drawn here, the window
 knowing no game by name:
 
-- panels, docked in the right-hand column between the boxes other parts keep there
-  (the dice, the selection, the minimap), never over the map's middle; rows wrap to the
+- panels, docked in the right-hand column (one section of the dock, ``layout``, under
+  the dice and the selection, above the minimap), never over the map; rows wrap to the
   column's width, nothing is cut; a click on a title folds or unfolds a panel, ``i``
   folds or unfolds them all; a panel with no room left is shown folded;
 - one overlay at a time (``j`` steps through them, then off): translucent hex fills by
@@ -46,6 +46,7 @@ from tabletop.hexgrid import Hex
 from . import theme
 from .app import App, Component
 from .board_view import TILE
+from .layout import Section
 from .overlays import REACH
 
 OVERLAY_KEY = pygame.K_j
@@ -56,7 +57,7 @@ SHORTCUTS = [
 ]
 
 MARGIN, PAD = 8, 8  # as the other boxes of the table
-WIDTH = 250  # the column, as wide as the dice box above it
+WIDTH = 250  # the widest the boxes get (the column may be narrower in a small window)
 TEXT, SMALL = 20, 18  # as the other boxes of the table
 GAP = 6  # between boxes in the column
 BOX_ALPHA = 228
@@ -92,27 +93,8 @@ def colour_of(style: str) -> tuple[int, int, int]:
 
 def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
     """``text`` broken into lines no wider than ``width`` pixels, at spaces, and inside a
-    word only when the word alone is wider: every character is kept."""
-    font = theme.font(size, bold)
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            trial = f"{line} {word}" if line else word
-            if font.size(trial)[0] <= width:
-                line = trial
-                continue
-            if line:
-                lines.append(line)
-            while len(word) > 1 and font.size(word)[0] > width:
-                cut = len(word) - 1
-                while cut > 1 and font.size(word[:cut])[0] > width:
-                    cut -= 1
-                lines.append(word[:cut])
-                word = word[cut:]
-            line = word
-        lines.append(line)
-    return lines
+    word only when the word alone is wider: every character is kept (``theme.wrap``)."""
+    return list(theme.wrap(text, width, size, bold))
 
 
 def pictogram(surface: pygame.Surface, style: str, centre: tuple[float, float], radius: float) -> None:
@@ -386,13 +368,32 @@ class ExtrasLayer(Component):
 
     # --- drawing: the column --------------------------------------------------------
 
+    def _width(self, app: App) -> int:
+        """The boxes' width: the right column's, at most ``WIDTH``."""
+        layout = getattr(app, "layout", None)
+        return WIDTH if layout is None else min(WIDTH, layout.right.width - 8)
+
+    def dock(self, app: App) -> list[Section]:
+        """One section of the right column holding the boxes (they fold themselves)."""
+        self.refresh(app)
+        width = self._width(app)
+        blocks = self._blocks(app, width)
+        if not blocks or width < 4 * PAD:
+            return []
+        height = sum(b.height(b.fold_key in self.folded) + GAP for b in blocks) - GAP
+        return [Section("extras", None, "right", 20, height, priority=5)]
+
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         self.boxes, self.titles = {}, {}
         if any(getattr(c, "help_open", False) for c in app.components):
             return  # the shortcuts list covers the table
-        top, bottom = self._room(surface, app)
+        body = app.layout.body("extras")
+        if body is None:
+            return
+        top, bottom = body.top, body.bottom + GAP
+        width = self._width(app)
         y = top
-        for block in self._blocks(app):
+        for block in self._blocks(app, width):
             folded = block.fold_key in self.folded
             height = block.height(folded)
             crowded = not folded and block.fold_key is not None and y + height > bottom
@@ -400,45 +401,26 @@ class ExtrasLayer(Component):
                 height = block.height(True)  # no room: shown folded, nothing cut
             if y + height > bottom:
                 continue  # a legend with no room: the folded panels below may still fit
-            rect = pygame.Rect(surface.get_width() - MARGIN - WIDTH, y, WIDTH, height)
+            rect = pygame.Rect(body.x, y, width, height)
             self._draw_block(surface, rect, block, folded or crowded, crowded)
             y = rect.bottom + GAP
 
-    def _blocks(self, app: App) -> list[_Block]:
+    def _blocks(self, app: App, width: int = WIDTH) -> list[_Block]:
         """The boxes of the column from top to bottom: the legend of the overlay shown,
         the extra moves' legend, then the panels."""
         out: list[_Block] = []
         overlay = self.shown_overlay()
         if overlay is not None:
-            lines = [ln for e in overlay.legend for ln in _legend_lines(e.style, e.text)]
-            out.append(_Block("overlay", f"{overlay.title}  (j: next)", lines))
+            lines = [ln for e in overlay.legend for ln in _legend_lines(e.style, e.text, width)]
+            out.append(_Block("overlay", f"{overlay.title}  (j: next)", lines, width=width))
         unit, extra = self.extra_moves(app)
         if unit is not None and extra:
             text = f"{unit.id}: {len(extra)} hexes the rules add; point at one for why"
-            out.append(_Block("extra-moves", "Beyond the movement reach", _legend_lines("extra", text)))
+            out.append(_Block("extra-moves", "Beyond the movement reach", _legend_lines("extra", text, width), width=width))
         for panel in self.panels:
-            lines = [ln for row in panel.rows for ln in _row_lines(row)]
-            out.append(_Block(f"panel:{panel.key}", panel.title, lines, panel.key, len(panel.rows)))
+            lines = [ln for row in panel.rows for ln in _row_lines(row, width)]
+            out.append(_Block(f"panel:{panel.key}", panel.title, lines, panel.key, len(panel.rows), width))
         return out
-
-    def _room(self, surface: pygame.Surface, app: App) -> tuple[int, int]:
-        """The tallest free stretch of the right-hand column, between the boxes the other
-        parts report (``boxes``: name -> Rect, as the panels keep)."""
-        width, height = surface.get_size()
-        column = pygame.Rect(width - MARGIN - WIDTH, 0, WIDTH, height)
-        taken = sorted(
-            (r.top, r.bottom)
-            for c in app.components
-            if c is not self
-            for name, r in (getattr(c, "boxes", None) or {}).items()
-            if isinstance(r, pygame.Rect) and name != "help" and r.colliderect(column)
-        )
-        best, at = (MARGIN, MARGIN), MARGIN
-        for top, bottom in [*taken, (height, height)]:
-            if top - GAP - at > best[1] - best[0]:
-                best = (at, top - GAP)
-            at = max(at, bottom + GAP)
-        return best
 
     def _draw_block(
         self, surface: pygame.Surface, rect: pygame.Rect, block: _Block, folded: bool, crowded: bool
@@ -447,7 +429,7 @@ class ExtrasLayer(Component):
         self.boxes[block.name] = rect
         x, y = rect.x + PAD, rect.y + PAD
         if block.fold_key is not None:
-            self.titles[block.fold_key] = pygame.Rect(rect.x, rect.y, WIDTH, PAD + block.title_height())
+            self.titles[block.fold_key] = pygame.Rect(rect.x, rect.y, rect.width, PAD + block.title_height())
             _fold_mark(surface, (x + 5, y + 7), folded)
             x += FOLD_INDENT
         for text in block.title_lines():
@@ -501,9 +483,10 @@ class _Block:
     lines: list[_Line]
     fold_key: str | None = None
     count: int = 0  # the rows a folded panel holds
+    width: int = WIDTH  # the box's width
 
     def title_lines(self) -> list[str]:
-        return wrap(self.title, WIDTH - 2 * PAD - (FOLD_INDENT if self.fold_key else 0), TEXT, True)
+        return wrap(self.title, self.width - 2 * PAD - (FOLD_INDENT if self.fold_key else 0), TEXT, True)
 
     def title_height(self) -> int:
         return _line_height(TEXT, True) * len(self.title_lines())
@@ -517,17 +500,17 @@ def _line_height(size: int, bold: bool = False) -> int:
     return theme.font(size, bold).get_linesize() + 2
 
 
-def _row_lines(row: Row) -> list[_Line]:
+def _row_lines(row: Row, width: int = WIDTH) -> list[_Line]:
     """A panel row wrapped to the column, in its emphasis."""
     colour, bold = EMPHASIS[row.emphasis]
-    return [_Line(t, colour, bold) for t in wrap(row.text, WIDTH - 2 * PAD, SMALL, bold)]
+    return [_Line(t, colour, bold) for t in wrap(row.text, width - 2 * PAD, SMALL, bold)]
 
 
-def _legend_lines(style: str | None, text: str) -> list[_Line]:
+def _legend_lines(style: str | None, text: str, width: int = WIDTH) -> list[_Line]:
     """A legend entry wrapped beside its swatch (text only, dimmer, without one)."""
     if style is None:
-        return [_Line(t, theme.PANEL_DIM) for t in wrap(text, WIDTH - 2 * PAD, SMALL)]
-    parts = wrap(text, WIDTH - 2 * PAD - SWATCH_INDENT, SMALL)
+        return [_Line(t, theme.PANEL_DIM) for t in wrap(text, width - 2 * PAD, SMALL)]
+    parts = wrap(text, width - 2 * PAD - SWATCH_INDENT, SMALL)
     return [_Line(t, swatch=style if i == 0 else None, indent=SWATCH_INDENT) for i, t in enumerate(parts)]
 
 

@@ -24,6 +24,7 @@ from tabletop.hexgrid import Hex
 
 from . import theme
 from .app import App, Component
+from .layout import Section, draw_lines, lines_height
 
 TYPED = {"note": "note", "dice": "dice rolled by hand", "save": "save as (a name, Enter)"}
 AUTO_DELAY = 0.6  # seconds between automatic steps when not paused
@@ -43,6 +44,7 @@ SHORTCUTS = [
     ("Ctrl+S", "save the game in your own save file (the autosave, after every phase, is another file)"),
     ("Ctrl+Shift+S", "save as: type a name for the save, Enter writes it"),
     ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
+    ("mouse wheel over the game box", "scroll it when it is longer than its column"),
     ("F5", "setup: let the solver place the pieces left in the tray"),
     ("b", "let the rules' autoplayer (bot) finish your phase for you (stops at the phase's end)"),
     ("Ctrl+N", "write a note into the log (Enter ends it)"),
@@ -85,6 +87,9 @@ class GamePanel(Component):
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
         self._can_move = False
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
+        self.scroll = 0  # the game box's rows scrolled past (a box longer than its column)
+        self._scrolled_in: tuple[int, str] | None = None  # the phase the scroll belongs to
+        self._frame_lines: tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]] | None = None
 
     # --- what the game offers ------------------------------------------------------
 
@@ -183,6 +188,9 @@ class GamePanel(Component):
             return event.type in (pygame.TEXTINPUT, pygame.TEXTEDITING, pygame.KEYUP)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             return self._click(event.pos, app)
+        if event.type == pygame.MOUSEWHEEL and self.box.collidepoint(app.mouse):
+            self.scroll = max(0, self.scroll - 3 * event.y)  # a box longer than its column: the rest below
+            return True
         return False
 
     def _key(self, event: pygame.event.Event, app: App) -> bool:
@@ -522,32 +530,40 @@ class GamePanel(Component):
         corners = [app.camera.to_screen(x, y) for x, y in app.view.layout.corners(h)]
         pygame.draw.polygon(surface, colour, corners, width)
 
+    def dock(self, app: App) -> list[Section]:
+        """The game box: at the top of the left column, first served when room is short."""
+        self._frame_lines = self.box_lines(app)  # drawn this same frame: worked out once
+        height = lines_height(self._frame_lines[0], app.layout.inner_width("left"), TEXT)
+        title = "Game" + (f"  (scrolled {self.scroll} rows: wheel)" if self.scroll else "")
+        return [Section("game", title, "left", 10, height, priority=1)]
+
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        """The game box's lines wrapped to its section (nothing cut with an ellipsis,
+        finding 10); a clickable line is clickable on every row it wraps to."""
         self.buttons, self.tray = [], []
-        lines, clickable = self.box_lines(app)
-        width, _ = surface.get_size()
-        x = max(MARGIN, min(440, width // 3))
-        w = max(240, min(620, width - x - 270))
-        line_h = theme.font(TEXT).get_linesize() + 3
-        rect = pygame.Rect(x, MARGIN, w, len(lines) * line_h + 2 * PAD - 3)
-        panel = pygame.Surface(rect.size, pygame.SRCALPHA)
-        panel.fill((*theme.PANEL, BOX_ALPHA))
-        surface.blit(panel, rect.topleft)
-        pygame.draw.rect(surface, BORDER, rect, 1)
-        self.box = rect
-        for i, (text, colour, bold) in enumerate(lines):
-            y = rect.y + PAD + i * line_h
-            img = theme.text(theme.fit(text, w - 2 * PAD, TEXT, bold), TEXT, colour, bold)
-            surface.blit(img, (rect.x + PAD, y))
-            if i in clickable:
-                row = pygame.Rect(rect.x + 2, y - 1, w - 4, line_h)
-                what = clickable[i]
-                if isinstance(what, str):
-                    self.tray.append((row, what))
-                else:
-                    self.buttons.append((row, what))
-                if row.collidepoint(app.mouse):
-                    pygame.draw.rect(surface, theme.HIGHLIGHT, row, 1)
+        placed = app.layout.placed.get("game")
+        self.box = placed.frame if placed is not None else pygame.Rect(0, 0, 0, 0)
+        body = app.layout.body("game")
+        if body is None:
+            return
+        lines, clickable = self._frame_lines or self.box_lines(app)
+        self._frame_lines = None
+        phase = (app.play.state.turn, app.play.state.phase)
+        if phase != self._scrolled_in:
+            self._scrolled_in, self.scroll = phase, 0  # a new phase's box starts at its top
+        rows = lines_height(lines, body.width, TEXT) // _row(TEXT)
+        self.scroll = max(0, min(self.scroll, rows - body.height // _row(TEXT)))
+        for i, rect in draw_lines(surface, app.layout, body, lines, TEXT, first=self.scroll):
+            if i not in clickable:
+                continue
+            row = rect.inflate(PAD - 2, 0)
+            what = clickable[i]
+            if isinstance(what, str):
+                self.tray.append((row, what))
+            else:
+                self.buttons.append((row, what))
+            if row.collidepoint(app.mouse):
+                pygame.draw.rect(surface, theme.HIGHLIGHT, row, 1)
 
     def box_lines(self, app: App) -> tuple[list[tuple[str, tuple[int, ...], bool]], dict[int, Any]]:
         """The game box's text lines, and which of them are clickable (an action to play,
@@ -569,7 +585,7 @@ class GamePanel(Component):
         phase = game.phase()
         if state.result is not None:
             lines.append((f"Game over: {state.result}", hot, True))
-            lines.append(("Ctrl+R: save the after-action report  ·  Ctrl+N: add a note", dim, False))
+            lines.append(("F2: the after-action report  ·  Ctrl+R: save it  ·  Ctrl+N: add a note", dim, False))
             return lines, clickable
         if state.phase == SETUP:
             return self._setup_lines(app)
@@ -646,6 +662,11 @@ class GamePanel(Component):
             return [phase.rule] if phase is not None and phase.rule else []
         lines: Sequence[str] = rules(app.play.state)
         return lines
+
+
+def _row(size: int) -> int:
+    """A wrapped row's height in the game box (as ``layout.draw_lines`` draws it)."""
+    return theme.font(size).get_linesize() + 2
 
 
 def _autoplayer(rules: str, side: str) -> Any:

@@ -10,15 +10,16 @@ replayed from the game's seed; the dice box shows the last rolls of the game's c
 line, whoever rolled them. Hit / Miss rulings are the player's, kept here by (log entry,
 roll). Turn keys (next phase, undo, save) belong to another component.
 
-Boxes sit in the corners and along the bottom, sized to their text; below ``NARROW``
-pixels of window width the legend and the dice box are hidden. Rendered text is cached
-by (text, size, colour, bold), the minimap is drawn once per size, the shortcuts overlay
-once per window size and shortcut list.
+The panels are docked in the side columns (``layout``), never over the map (issue 13
+finding 16): the turn box, the legend and the log on the left, the dice, the selected
+unit and the minimap on the right, each folded by a click on its title. Their text
+wraps to the column; what must still be cut shows whole on hover (finding 10). The log
+keeps every line: the wheel over it and PageUp / PageDown scroll it. Rendered and
+wrapped text is cached, the minimap is drawn once per size, the shortcuts overlay once
+per window size and shortcut list.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import pygame
 
@@ -28,20 +29,21 @@ from tabletop.engine.pieces import Piece
 
 from . import theme
 from .app import App, Component
+from .layout import STATUS_HEIGHT, Section, draw_lines, lines_height
+from .overlays import LOS, VIEWSHED
 
-STATUS_HEIGHT = 24
-MARGIN = 8  # between the window edge and a box, and between boxes
-PAD = 8  # inside a box
+PAD = 8  # inside the status line
 TEXT = 20  # font sizes (pygame's default font runs small: 20 is about 15 px a line)
 SMALL = 18
-BOX_ALPHA = 228
+LOG_TEXT = 18
 BORDER = (78, 83, 90)
-NARROW = 900  # below this window width: no legend, no dice box
-LOG_LINES = 6
-LOG_LINES_EXPANDED = 22
-MINIMAP_SIZE = 220
-MINIMAP_SIZE_NARROW = 140
-RIGHT_WIDTH = 250  # the dice and selection boxes
+LOG_LEAST = 3  # rows the log keeps however short the column
+LOG_PAGE_KEYS = {pygame.K_PAGEUP: 1, pygame.K_PAGEDOWN: -1}
+WHEEL_ROWS = 3  # log rows per wheel notch
+MINIMAP_SIZE = 260
+DIE_FACE = 40
+LOS_OVERLAYS = (LOS, VIEWSHED)  # while one is on, PageUp / PageDown raise its line's ends
+DOCKED = ("turn", "legend", "log", "dice", "selection", "minimap")  # this part's sections
 SEP = "  ·  "
 HIT_COLOUR = theme.LOS_CLEAR
 MISS_COLOUR = theme.LOS_BLOCKED
@@ -78,8 +80,9 @@ SHORTCUTS = [  # (keys, what they do), for the help overlay
     ("F1 / ? / k", "show or hide this list of shortcuts"),
     ("r / 0", "roll 1D6, logged in the game (the game's seed is in the dice box)"),
     *AID_SHORTCUTS,
-    ("e", "expand / condense the message log and the rules box"),
-    (";", "terrain legend on / off"),
+    ("e", "expand / condense the turn box and the rules box"),
+    ("mouse wheel over the log, PageUp / PageDown while over the log or no line of sight is shown", "scroll the message log"),
+    (";", "fold / unfold the terrain legend"),
     ("click or drag the minimap", "move the view there"),
 ]
 
@@ -104,11 +107,11 @@ class Panels(Component):
         self.rulings: dict[tuple[int, int], str] = {}  # (log entry, roll in it) -> "Hit" / "Miss"
         self.help_open = False
         self.expanded = False
-        self.legend_on = True
+        self.log_scroll = 0  # log rows scrolled back from the newest
+        self._frame: dict[str, list[tuple[str, tuple[int, ...], bool]]] = {}  # lines ``dock`` worked out
         self.status = ""  # the status line as last drawn
         self.help_rows: list[tuple[str, str]] = []  # the shortcuts the help overlay last listed
         self.boxes: dict[str, pygame.Rect] = {}  # box name -> where it was last drawn
-        self._backgrounds: dict[tuple[int, int], pygame.Surface] = {}
         self._minimap: tuple[tuple[int, int], pygame.Surface, float] | None = None
         self._help: tuple[tuple[object, ...], pygame.Surface, pygame.Surface] | None = None
         self._hover_text: tuple[object, str] | None = None
@@ -130,13 +133,14 @@ class Panels(Component):
                 self._dragging_minimap = True
                 self._look_at_minimap(app, event.pos)
                 return True
-            return event.button == 1 and self.box_at(event.pos) is not None
+            return self.box_at(event.pos) is not None  # a click on a panel is not a click on the map
+        if event.type == pygame.MOUSEWHEEL and self.boxes.get("log", _NOWHERE).collidepoint(app.mouse):
+            self.scroll_log(app, WHEEL_ROWS * event.y)
+            return True
         if event.type == pygame.MOUSEMOTION:
             if self._dragging_minimap:
                 self._look_at_minimap(app, event.pos)
                 return True
-            if self.box_at(event.pos) is not None:
-                app.hover = None  # the hex under a box is hidden: do not report it
             return False
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._dragging_minimap:
             self._dragging_minimap = False
@@ -169,13 +173,22 @@ class Panels(Component):
         elif key == pygame.K_e:
             self.expanded = not self.expanded
             app.overlays[EXPANDED_KEY] = self.expanded
+        elif key in LOG_PAGE_KEYS and self._pages_log(app):
+            _, fit = self.log_view(app)
+            self.scroll_log(app, LOG_PAGE_KEYS[key] * max(1, fit - 1))
         elif key == LEGEND_KEY:
-            self.legend_on = not self.legend_on
-            hidden = " (hidden while the window is under 900 px wide)" if app.camera.width < NARROW else ""
-            app.say(f"terrain legend: {'on' if self.legend_on else 'off'}{hidden}")
+            app.layout.folded ^= {"legend"}
+            problem = app.layout.remember()
+            app.say(problem or f"terrain legend: {'folded' if 'legend' in app.layout.folded else 'open'}")
         else:
             return False
         return True
+
+    def _pages_log(self, app: App) -> bool:
+        """PageUp / PageDown scroll the log, unless they raise the line of sight's ends
+        (the overlays' keys while a line of sight is shown) and the pointer is off the log."""
+        over_log = self.boxes.get("log", _NOWHERE).collidepoint(app.mouse)
+        return over_log or not any(app.overlays.get(name) for name in LOS_OVERLAYS)
 
     def box_at(self, pos: tuple[int, int]) -> str | None:
         """The name of the box under a screen point as last drawn, or None."""
@@ -194,10 +207,9 @@ class Panels(Component):
     # --- the minimap ----------------------------------------------------------------
 
     def minimap_surface(self, app: App) -> tuple[pygame.Surface, float]:
-        """The whole map drawn small for this window size (made once per size)."""
-        w, h = app.camera.width, app.camera.height
-        size = MINIMAP_SIZE if w >= NARROW else MINIMAP_SIZE_NARROW
-        size = max(40, min(size, (h - STATUS_HEIGHT) // 3))
+        """The whole map drawn small to the right column's width (made once per size)."""
+        layout = app.layout
+        size = max(40, min(layout.inner_width("right"), MINIMAP_SIZE, (layout.right.height or 300) // 3))
         key = (size, app.view.ground_changes)  # the ground may change in play (E6)
         if self._minimap is None or self._minimap[0] != key:
             surf, scale = app.view.minimap(size)
@@ -205,20 +217,26 @@ class Panels(Component):
         return self._minimap[1], self._minimap[2]
 
     def minimap_rect(self, app: App) -> pygame.Rect:
-        """Where the minimap image sits on screen (bottom right, above the status line)."""
+        """Where the minimap image sits on screen (its docked section; empty when hidden)."""
+        body = app.layout.body("minimap")
+        if body is None:
+            return pygame.Rect(0, 0, 0, 0)
         surf, _ = self.minimap_surface(app)
-        w, h = surf.get_size()
-        x = app.camera.width - MARGIN - PAD - w
-        y = app.camera.height - STATUS_HEIGHT - MARGIN - PAD - h
-        return pygame.Rect(x, y, w, h)
+        rect = surf.get_rect()
+        rect.midtop = (body.centerx, body.y)
+        return rect
 
     def _look_at_minimap(self, app: App, pos: tuple[int, int]) -> None:
+        """Put the clicked point of the minimap in the middle of the map's area."""
         rect = self.minimap_rect(app)
         _, scale = self.minimap_surface(app)
         px = min(max(pos[0], rect.left), rect.right) - rect.x
         py = min(max(pos[1], rect.top), rect.bottom) - rect.y
         x0, y0, _, _ = app.view.bounds
-        app.camera.center = (x0 + px / scale, y0 + py / scale)
+        cam = app.camera
+        ax, ay = cam.area_centre()
+        s = cam.scale
+        cam.center = (x0 + px / scale - (ax - cam.width / 2) / s, y0 + py / scale - (ay - cam.height / 2) / s)
 
     # --- text -----------------------------------------------------------------------
 
@@ -251,67 +269,133 @@ class Panels(Component):
     ) -> pygame.Surface:
         return theme.text(text, size, colour, bold)
 
-    def _fit(self, text: str, width: int, size: int = TEXT, bold: bool = False) -> str:
-        """``text``, cut with an ellipsis to fit ``width`` pixels."""
-        return theme.fit(text, width, size, bold)
+    def _fit(self, app: App, text: str, rect: pygame.Rect, size: int = TEXT, bold: bool = False) -> str:
+        """``text`` cut to ``rect``'s width; when cut, the whole of it shows on hover."""
+        shown = theme.fit(text, rect.width, size, bold)
+        if shown != text:
+            app.layout.tip(rect, text)
+        return shown
 
-    def _background(self, surface: pygame.Surface, rect: pygame.Rect, name: str) -> None:
-        bg = self._backgrounds.get(rect.size)
-        if bg is None:
-            if len(self._backgrounds) > 64:
-                self._backgrounds.clear()
-            bg = pygame.Surface(rect.size, pygame.SRCALPHA)
-            bg.fill((*theme.PANEL, BOX_ALPHA))
-            pygame.draw.rect(bg, BORDER, bg.get_rect(), 1)
-            self._backgrounds[rect.size] = bg
-        surface.blit(bg, rect)
-        self.boxes[name] = rect
+    def turn_box_lines(self, app: App) -> list[tuple[str, tuple[int, ...], bool]]:
+        """The turn box's lines (its title is the table's title)."""
+        lines: list[tuple[str, tuple[int, ...], bool]] = [(t, theme.PANEL_TEXT, False) for t in turn_lines(app)]
+        if self.expanded:
+            conditions = ", ".join(sorted(app.conditions)) or "none"
+            lines += [
+                (f"line of sight: {app.los_policy.name}", theme.PANEL_DIM, False),
+                (f"movement: {app.move_policy.name}", theme.PANEL_DIM, False),
+                (f"conditions: {conditions}", theme.PANEL_DIM, False),
+                (f"map: {app.board.name}, {len(app.view.hexes)} hexes", theme.PANEL_DIM, False),
+            ]
+            if app.board.scale:
+                lines.append((f"scale: {app.board.scale}", theme.PANEL_DIM, False))
+            lines.append(("e: condense", theme.PANEL_DIM, False))
+        return lines
 
-    def _lines_box(
-        self,
-        surface: pygame.Surface,
-        name: str,
-        lines: Sequence[tuple[str, tuple[int, ...], bool]],
-        pos: tuple[int, int],
-        *,
-        max_width: int,
-        min_width: int = 0,
-        anchor: str = "topleft",
-    ) -> pygame.Rect:
-        """A box of text lines (text, colour, bold), each cut to ``max_width``."""
-        inner = max_width - 2 * PAD
-        imgs = [self._text(self._fit(t, inner, TEXT, b), TEXT, c, b) for t, c, b in lines]
-        line_h = theme.font(TEXT).get_linesize() + 3
-        w = max(min_width, max(img.get_width() for img in imgs) + 2 * PAD)
-        rect = pygame.Rect(0, 0, w, len(imgs) * line_h + 2 * PAD - 3)
-        setattr(rect, anchor, pos)
-        self._background(surface, rect, name)
-        for i, img in enumerate(imgs):
-            surface.blit(img, (rect.x + PAD, rect.y + PAD + i * line_h))
-        return rect
+    def log_rows(self, app: App, width: int) -> list[tuple[str, tuple[int, ...]]]:
+        """The log wrapped to ``width``: every row of every message the side at the screen
+        may see (another side's private lines never), newest last."""
+        messages = app.seen_messages()
+        rows: list[tuple[str, tuple[int, ...]]] = []
+        for i, text in enumerate(messages):
+            colour = theme.PANEL_TEXT if i == len(messages) - 1 else theme.PANEL_DIM
+            rows += [(part, colour) for part in theme.wrap(text, width, LOG_TEXT)]
+        return rows
+
+    def log_view(self, app: App) -> tuple[list[tuple[str, tuple[int, ...]]], int]:
+        """The log's rows shown now (scrolled ``log_scroll`` rows up from the newest), and
+        how many rows fit in its section (0: not shown)."""
+        body = app.layout.body("log")
+        if body is None:
+            return [], 0
+        rows = self.log_rows(app, body.width)
+        fit = max(1, body.height // _line_h(LOG_TEXT))
+        self.log_scroll = max(0, min(self.log_scroll, len(rows) - fit))
+        end = len(rows) - self.log_scroll
+        return rows[max(0, end - fit) : end], fit
+
+    def scroll_log(self, app: App, rows: int) -> None:
+        """Scroll the log ``rows`` rows back (older; negative: newer), kept within it."""
+        self.log_scroll = max(0, self.log_scroll + rows)
+        self.log_view(app)  # clamps to the rows there are
+
+    def dice_lines(self, app: App) -> list[tuple[str, tuple[int, ...], bool]]:
+        """The dice box's lines under the last die: the rolls before it, and the keys."""
+        rolls = recent_rolls(app, DICE_SHOWN)[1:]
+        lines = [
+            (f"{_roll_text(roll)}  {self.rulings.get(key, '')}".rstrip(), theme.PANEL_DIM, False)
+            for key, roll in rolls
+        ]
+        hint = "r roll   h hit   m miss   3-7 buttons" if player_aid_dice(app) else "r roll 1D6"
+        return [*lines, (hint, theme.PANEL_DIM, False)]
+
+    # --- the dock -------------------------------------------------------------------
+
+    def dock(self, app: App) -> list[Section]:
+        """The sections of the columns: the turn box, the legend and the log on the left;
+        the dice, the selected unit and the minimap on the right."""
+        layout = app.layout
+        lw, rw = layout.inner_width("left"), layout.inner_width("right")
+        frame = self._frame = {"turn": self.turn_box_lines(app), "dice": self.dice_lines(app)}  # drawn this frame
+        out = [Section("turn", app.title, "left", 0, lines_height(frame["turn"], lw, SMALL), priority=0)]
+        rows = self.legend_rows(app)
+        if rows:
+            out.append(Section("legend", "Legend  (; folds)", "left", 30, len(rows) * _line_h(SMALL, 3), priority=6))
+        if app.messages:
+            least = LOG_LEAST * _line_h(LOG_TEXT)
+            title = "Log" + (f"  (scrolled up {self.log_scroll} rows)" if self.log_scroll else "  (wheel, PgUp / PgDn)")
+            out.append(Section("log", title, "left", 40, least, priority=0, grow=True))  # before the game box
+        seed = "" if app.play.secret_dice else f"  ·  seed {app.play.seed}"
+        dice_h = DIE_FACE + 6 + lines_height(frame["dice"], rw, SMALL)
+        out.append(Section("dice", f"Dice{seed}", "right", 0, dice_h, priority=3))
+        piece = app.selected_piece()
+        if piece is not None:
+            lines = frame["selection"] = self.selection_lines(app, piece)[1:]
+            out.append(Section("selection", piece.id, "right", 10, lines_height(lines, rw, SMALL), priority=2))
+        image, _ = self.minimap_surface(app)
+        out.append(Section("minimap", "Map (click to look)", "right", 90, image.get_height(), priority=4, bottom=True))
+        return out
 
     # --- drawing --------------------------------------------------------------------
 
+    def _lines(self, app: App, name: str) -> list[tuple[str, tuple[int, ...], bool]]:
+        """A section's lines as worked out by ``dock`` this frame (else afresh)."""
+        lines = self._frame.pop(name, None)
+        if lines is not None:
+            return lines
+        if name == "turn":
+            return self.turn_box_lines(app)
+        if name == "dice":
+            return self.dice_lines(app)
+        piece = app.selected_piece()
+        return [] if piece is None else self.selection_lines(app, piece)[1:]
+
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
-        self.boxes = {}
-        width = surface.get_width()
-        wide = width >= NARROW
+        layout = app.layout
+        self.boxes = {name: layout.placed[name].frame for name in DOCKED if name in layout.placed}
         self._draw_status(surface, app)
-        minimap = self._draw_minimap(surface, app)
-        turn = self._draw_turn_box(surface, app)
-        log_top = self._draw_log(surface, app, right_limit=minimap.left - MARGIN)
-        if wide and self.legend_on:
-            self._draw_legend(surface, app, top=turn.bottom + MARGIN, bottom=log_top - MARGIN)
-        y = MARGIN
-        if wide:
-            y = self._draw_dice(surface, app, (width - MARGIN - RIGHT_WIDTH, y)).bottom + MARGIN
-        self._draw_selection(surface, app, (width - MARGIN, y), bottom=minimap.top - MARGIN)
+        body = layout.body("turn")
+        if body is not None:
+            draw_lines(surface, layout, body, self._lines(app, "turn"), SMALL)
+        body = layout.body("legend")
+        if body is not None:
+            self._draw_legend(surface, app, body)
+        self._draw_log(surface, app)
+        body = layout.body("dice")
+        if body is not None:
+            self._draw_dice(surface, app, body)
+        body = layout.body("selection")
+        if body is not None:
+            draw_lines(surface, layout, body, self._lines(app, "selection"), SMALL)
+        if layout.body("minimap") is not None:
+            self._draw_minimap(surface, app)
+
+    def draw_modal(self, surface: pygame.Surface, app: App) -> None:
         if self.help_open:
             self._draw_help(surface, app)
 
     def _draw_status(self, surface: pygame.Surface, app: App) -> None:
-        width, height = surface.get_size()
-        rect = pygame.Rect(0, height - STATUS_HEIGHT, width, STATUS_HEIGHT)
+        rect = app.layout.status
         pygame.draw.rect(surface, theme.PANEL, rect)
         pygame.draw.line(surface, BORDER, rect.topleft, rect.topright)
         self.boxes["status"] = rect
@@ -319,51 +403,30 @@ class Panels(Component):
         self.status = f"{left}{SEP}{right}"
         right_img = self._text(right, TEXT, theme.PANEL_DIM)
         text_y = rect.y + (STATUS_HEIGHT - right_img.get_height()) // 2 + 1
-        surface.blit(right_img, (rect.right - PAD - right_img.get_width(), text_y))
-        room = max(20, width - right_img.get_width() - 4 * PAD)
-        surface.blit(self._text(self._fit(left, room)), (rect.x + PAD, text_y))
+        if right_img.get_width() < rect.width // 2:
+            surface.blit(right_img, (rect.right - PAD - right_img.get_width(), text_y))
+            room = max(20, rect.width - right_img.get_width() - 4 * PAD)
+        else:  # a narrow window: the hovered hex first, the view's words on hover
+            room = rect.width - 2 * PAD
+            left = self.status
+        where = pygame.Rect(rect.x + PAD, rect.y, room, rect.height)
+        surface.blit(self._text(self._fit(app, left, where)), (rect.x + PAD, text_y))
 
-    def _draw_turn_box(self, surface: pygame.Surface, app: App) -> pygame.Rect:
-        lines: list[tuple[str, tuple[int, ...], bool]] = [(app.title, theme.PANEL_TEXT, True)]
-        lines += [(text, theme.PANEL_DIM, False) for text in turn_lines(app)]
-        if self.expanded:
-            conditions = ", ".join(sorted(app.conditions)) or "none"
-            lines += [
-                (f"line of sight: {app.los_policy.name}", theme.PANEL_TEXT, False),
-                (f"movement: {app.move_policy.name}", theme.PANEL_TEXT, False),
-                (f"conditions: {conditions}", theme.PANEL_TEXT, False),
-                (f"map: {app.board.name}, {len(app.view.hexes)} hexes", theme.PANEL_TEXT, False),
-            ]
-            if app.board.scale:
-                lines.append((f"scale: {app.board.scale}", theme.PANEL_TEXT, False))
-            lines.append(("e: condense", theme.PANEL_DIM, False))
-        width = min(420, surface.get_width() // 2 - 2 * MARGIN)
-        return self._lines_box(surface, "turn", lines, (MARGIN, MARGIN), max_width=width)
+    def _draw_log(self, surface: pygame.Surface, app: App) -> None:
+        """The log's rows, newest at the bottom (or where it was scrolled to)."""
+        body = app.layout.body("log")
+        shown, _ = self.log_view(app)
+        if body is None:
+            return
+        line_h = _line_h(LOG_TEXT)
+        y = body.bottom - len(shown) * line_h
+        for text, colour in shown:
+            surface.blit(self._text(text, LOG_TEXT, colour), (body.x, y))
+            y += line_h
 
-    def _draw_log(self, surface: pygame.Surface, app: App, *, right_limit: int) -> int:
-        """The last messages, newest at the bottom; returns the top of the box."""
-        bottom = surface.get_height() - STATUS_HEIGHT - MARGIN
-        messages = app.seen_messages()  # another side's private lines are never drawn
-        if not messages:
-            return bottom
-        line_h = theme.font(TEXT).get_linesize() + 3
-        room = (bottom - 2 * MARGIN - 120) // line_h  # leave the turn box its corner
-        wanted = LOG_LINES_EXPANDED if self.expanded else LOG_LINES if surface.get_width() >= NARROW else 4
-        count = min(wanted, max(2, room), len(messages))
-        shown = messages[-count:]
-        width = max(160, min(620, right_limit - MARGIN))
-        lines = [
-            (text, theme.PANEL_TEXT if i == len(shown) - 1 else theme.PANEL_DIM, False)
-            for i, text in enumerate(shown)
-        ]
-        box = self._lines_box(surface, "log", lines, (MARGIN, bottom), max_width=width, anchor="bottomleft")
-        return box.top
-
-    def _draw_minimap(self, surface: pygame.Surface, app: App) -> pygame.Rect:
+    def _draw_minimap(self, surface: pygame.Surface, app: App) -> None:
         image, scale = self.minimap_surface(app)
         rect = self.minimap_rect(app)
-        box = rect.inflate(2 * PAD, 2 * PAD)
-        self._background(surface, box, "minimap")
         surface.blit(image, rect)
         x0, y0, _, _ = app.view.bounds
         vx0, vy0, vx1, vy1 = app.camera.visible_world()
@@ -375,7 +438,6 @@ class Panels(Component):
         ).clip(rect.inflate(2, 2))
         if view.width and view.height:
             pygame.draw.rect(surface, theme.HIGHLIGHT, view, 2)
-        return box
 
     def legend_rows(self, app: App) -> list[tuple[str, tuple[int, int, int], str]]:
         """(swatch kind "hex" / "side", colour, name) for what the map shows; made once per map."""
@@ -395,100 +457,52 @@ class Panels(Component):
             self._legend = (board, rows)
         return self._legend[1]
 
-    def _draw_legend(self, surface: pygame.Surface, app: App, *, top: int, bottom: int) -> None:
-        rows = self.legend_rows(app)
-        if not rows:
-            return
-        line_h = theme.font(SMALL).get_linesize() + 5
-        header = self._text("Legend", SMALL, theme.PANEL_DIM, True)
-        hint = self._text(";  hides", SMALL, theme.PANEL_DIM)
-        per_column = max(1, (bottom - top - 2 * PAD - header.get_height() - 6) // line_h)
-        if per_column < 2:
-            return
-        columns = [rows[i : i + per_column] for i in range(0, len(rows), per_column)][:2]
-        swatch = 20
-        names = [[self._text(self._fit(name, 210, SMALL), SMALL) for _, _, name in col] for col in columns]
-        col_widths = [swatch + 6 + max(img.get_width() for img in col) for col in names]
-        width = max(sum(col_widths) + 14 * (len(columns) - 1), header.get_width() + hint.get_width() + 16)
-        height = header.get_height() + 6 + max(len(c) for c in columns) * line_h
-        rect = pygame.Rect(MARGIN, top, width + 2 * PAD, height + 2 * PAD - 5)
-        self._background(surface, rect, "legend")
-        surface.blit(header, (rect.x + PAD, rect.y + PAD))
-        surface.blit(hint, (rect.right - PAD - hint.get_width(), rect.y + PAD))
-        x = rect.x + PAD
-        for col, imgs, col_width in zip(columns, names, col_widths, strict=True):
-            y = rect.y + PAD + header.get_height() + 6
-            for (kind, colour, _), img in zip(col, imgs, strict=True):
-                cy = y + img.get_height() // 2
-                r = swatch // 2
-                pts = [(x + r + r * dx, cy + r * dy) for dx, dy in _HEX_UNIT]
-                pygame.draw.polygon(surface, colour if kind == "hex" else SWATCH_GROUND, pts)
-                pygame.draw.polygon(surface, theme.GRID_LINE, pts, 1)
-                if kind == "side":  # a hexside feature: its line across a plain hex
-                    pygame.draw.line(surface, colour, (x + 2, cy), (x + swatch - 2, cy), 4)
-                surface.blit(img, (x + swatch + 6, y))
-                y += line_h
-            x += col_width + 14
+    def _draw_legend(self, surface: pygame.Surface, app: App, body: pygame.Rect) -> None:
+        line_h = _line_h(SMALL, 3)
+        swatch = 18
+        x = body.x
+        surface.set_clip(body)
+        for i, (kind, colour, name) in enumerate(self.legend_rows(app)):
+            y = body.y + i * line_h
+            if y + line_h > body.bottom + 3:
+                break
+            cy = y + line_h // 2 - 1
+            r = swatch // 2
+            pts = [(x + r + r * dx, cy + r * dy) for dx, dy in _HEX_UNIT]
+            pygame.draw.polygon(surface, colour if kind == "hex" else SWATCH_GROUND, pts)
+            pygame.draw.polygon(surface, theme.GRID_LINE, pts, 1)
+            if kind == "side":  # a hexside feature: its line across a plain hex
+                pygame.draw.line(surface, colour, (x + 2, cy), (x + swatch - 2, cy), 4)
+            where = pygame.Rect(x + swatch + 6, y, body.right - x - swatch - 6, line_h)
+            surface.blit(self._text(self._fit(app, name, where, SMALL), SMALL), (where.x, y + 1))
+        surface.set_clip(None)
 
-    def _draw_dice(self, surface: pygame.Surface, app: App, topleft: tuple[int, int]) -> pygame.Rect:
-        rolls = recent_rolls(app, DICE_SHOWN)  # newest first
-        line_h = theme.font(SMALL).get_linesize() + 3
-        history = rolls[1:]
-        face = 40
-        height = 2 * PAD + line_h + 6 + face + 6 + len(history) * line_h + line_h
-        rect = pygame.Rect(*topleft, RIGHT_WIDTH, height)
-        self._background(surface, rect, "dice")
-        x, y = rect.x + PAD, rect.y + PAD
-        surface.blit(self._text("Dice", SMALL, theme.PANEL_DIM, True), (x, y))
-        if not app.play.secret_dice:  # a two-sided game's seed is only its id: no need to show it
-            seed = self._text(f"seed {app.play.seed}", SMALL, theme.PANEL_DIM)
-            surface.blit(seed, (rect.right - PAD - seed.get_width(), y))
-        y += line_h + 6
-        die = pygame.Rect(x, y, face, face)
+    def _draw_dice(self, surface: pygame.Surface, app: App, body: pygame.Rect) -> None:
+        rolls = recent_rolls(app, 1)
+        x, y = body.x, body.y
+        die = pygame.Rect(x, y, DIE_FACE, DIE_FACE)
         pygame.draw.rect(surface, theme.PANEL_TEXT, die, border_radius=7)
+        text_at = pygame.Rect(die.right + 10, y + 3, body.right - die.right - 10, DIE_FACE)
         if rolls:
             last_key, last = rolls[0]
             if len(last.result) == 1 and last.result[0] in _PIPS:
-                step = face / 4
+                step = DIE_FACE / 4
                 for gx, gy in _PIPS[last.result[0]]:
                     centre = (die.x + step * (gx + 1), die.y + step * (gy + 1))
                     pygame.draw.circle(surface, theme.PANEL, centre, 4)
-            surface.blit(self._text(_roll_text(last), TEXT, theme.PANEL_TEXT, True), (die.right + 10, y + 3))
             ruling = self.rulings.get(last_key)
+            rows = theme.wrap(_roll_text(last), text_at.width, TEXT, True)
+            if len(rows) > (1 if ruling else 2):  # no room for more beside the die: cut, whole on hover
+                rows = (self._fit(app, _roll_text(last), text_at, TEXT, True),)
+            for i, row in enumerate(rows):
+                surface.blit(self._text(row, TEXT, theme.PANEL_TEXT, True), (text_at.x, text_at.y + i * _line_h(TEXT, 1)))
             if ruling:
                 colour = HIT_COLOUR if ruling == "Hit" else MISS_COLOUR
-                surface.blit(self._text(ruling, TEXT, colour, True), (die.right + 10, y + face // 2 + 3))
+                surface.blit(self._text(ruling, TEXT, colour, True), (text_at.x, y + DIE_FACE // 2 + 3))
         else:
-            surface.blit(self._text("no roll yet", TEXT, theme.PANEL_DIM), (die.right + 10, y + 3))
-        y += face + 6
-        for key, roll in history:
-            ruling = self.rulings.get(key, "")
-            text = self._fit(f"{_roll_text(roll)}  {ruling}".rstrip(), RIGHT_WIDTH - 2 * PAD, SMALL)
-            surface.blit(self._text(text, SMALL, theme.PANEL_DIM), (x, y))
-            y += line_h
-        hint_text = "r roll   h hit   m miss   3-7 buttons" if player_aid_dice(app) else "r roll 1D6"
-        hint = self._text(hint_text, SMALL, theme.PANEL_DIM)
-        surface.blit(hint, (x, y))
-        return rect
-
-    def _draw_selection(
-        self, surface: pygame.Surface, app: App, topright: tuple[int, int], *, bottom: int
-    ) -> None:
-        piece = app.selected_piece()
-        if piece is None:
-            return
-        lines = self.selection_lines(app, piece)
-        line_h = theme.font(TEXT).get_linesize() + 3
-        room = max(1, (bottom - topright[1] - 2 * PAD) // line_h)
-        self._lines_box(
-            surface,
-            "selection",
-            lines[:room],
-            topright,
-            max_width=RIGHT_WIDTH,
-            min_width=RIGHT_WIDTH,
-            anchor="topright",
-        )
+            surface.blit(self._text("no roll yet", TEXT, theme.PANEL_DIM), text_at.topleft)
+        rest = pygame.Rect(x, die.bottom + 6, body.width, body.bottom - die.bottom - 6)
+        draw_lines(surface, app.layout, rest, self._lines(app, "dice"), SMALL)
 
     def selection_lines(self, app: App, piece: Piece) -> list[tuple[str, tuple[int, ...], bool]]:
         """The selected piece's box, from the game as it is now (strength from Piece.steps)."""
@@ -539,7 +553,13 @@ class Panels(Component):
         surface.blit(image, self.boxes["help"])
 
 
+_NOWHERE = pygame.Rect(0, 0, 0, 0)
 _HEX_UNIT = [(1.0, 0.0), (0.5, 0.866), (-0.5, 0.866), (-1.0, 0.0), (-0.5, -0.866), (0.5, -0.866)]
+
+
+def _line_h(size: int, extra: int = 2) -> int:
+    """A row's height in the columns at a font size."""
+    return theme.font(size).get_linesize() + extra
 
 
 def _is_help_key(event: pygame.event.Event) -> bool:

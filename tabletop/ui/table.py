@@ -28,8 +28,9 @@ def default_components() -> list[Component]:
     from .gameplay import GamePanel
     from .overlays import Overlays
     from .panels import Panels
+    from .result import ResultDialog
 
-    return [BoxesPanel(), GamePanel(), Firing(), Panels(), ExtrasLayer(), Overlays(), CounterLayer()]
+    return [BoxesPanel(), GamePanel(), Firing(), Panels(), ExtrasLayer(), Overlays(), CounterLayer(), ResultDialog()]
 
 
 class Autosaver:

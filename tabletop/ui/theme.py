@@ -38,7 +38,7 @@ SIDE_COLOURS = {  # counter fills by side; a side not listed gets a stable hash 
 }
 
 BASE_HEX_PIXELS = 40.0  # hex size (centre to corner) at 100% zoom
-MIN_ZOOM, MAX_ZOOM = 0.25, 4.0
+MIN_ZOOM, MAX_ZOOM = 0.15, 4.0  # 15%: a big map still fits beside the side columns of an 800 x 500 window
 
 
 def side_colour(side: str | None) -> tuple[int, int, int]:
@@ -104,3 +104,41 @@ def fit(words: str, width: int, size: int, bold: bool = False) -> str:
             _FITS.clear()
         _FITS[key] = fitted
     return fitted
+
+
+_WRAPS: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
+
+
+def wrap(words: str, width: int, size: int, bold: bool = False) -> tuple[str, ...]:
+    """``words`` broken into lines no wider than ``width`` pixels, at spaces, and inside
+    a word only when the word alone is wider: every character is kept (issue 13 finding
+    10: text wraps instead of being cut). Cached: panels lay out every frame."""
+    key = (words, width, size, bold)
+    lines = _WRAPS.get(key)
+    if lines is None:
+        if len(_WRAPS) > 3000:
+            _WRAPS.clear()
+        lines = _WRAPS[key] = tuple(_wrap(words, width, font(size, bold)))
+    return lines
+
+
+def _wrap(words: str, width: int, f: pygame.font.Font) -> list[str]:
+    lines: list[str] = []
+    for para in words.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}" if line else word
+            if f.size(trial)[0] <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            while len(word) > 1 and f.size(word)[0] > width:
+                cut = len(word) - 1
+                while cut > 1 and f.size(word[:cut])[0] > width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        lines.append(line)
+    return lines
