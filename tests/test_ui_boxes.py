@@ -23,9 +23,9 @@ def fonts() -> None:
 
 
 def omaha() -> App:
-    """Omaha's landings in free play, the boxes panel opened with `y`."""
+    """Omaha's landings in free play, the boxes open in the right column."""
     app = open_table("omaha-landings", size=SIZE, seed=1)
-    drive(app, [keydown(pygame.K_y, text="y")])
+    drive(app, [])
     assert part(app, BoxesPanel).is_open(app)
     return app
 
@@ -110,9 +110,9 @@ def test_y_folds_and_opens_the_boxes() -> None:
     app = omaha()
     panel = part(app, BoxesPanel)
     drive(app, [keydown(pygame.K_y, text="y")])
-    assert not panel.is_open(app) and panel.strip(app) is not None
+    assert not panel.is_open(app) and "boxes" in app.layout.folded
     drive(app, [keydown(pygame.K_y, text="y")])
-    assert panel.is_open(app) and panel.strip(app) is None
+    assert panel.is_open(app)
 
 
 def test_the_tray_never_shows_a_negative_count() -> None:
@@ -205,14 +205,19 @@ def test_status_chips_are_legible_and_obstacles_quieter_than_units() -> None:
     assert tag.get_height() < 40 and tag.get_at((tag.get_width() // 2, 2)).a < 200
 
 
-def test_the_boxes_start_folded_to_one_line_and_a_click_opens_them() -> None:
-    """Finding 9: the boxes always show, at first as one line naming each box and its
-    count (DOG SECTOR: the landing box), so they never hide the map unasked; a click
-    opens the panel."""
+def test_the_boxes_are_a_section_of_the_right_column_never_over_the_map() -> None:
+    """Findings 9 and 16: the boxes show whenever a box holds a piece (DOG SECTOR: the
+    landing box), docked in the right column so they never hide the map; a click on the
+    section's title folds them, and again opens them."""
     app = open_table("dog-sector", size=SIZE, seed=1)
     panel = part(app, BoxesPanel)
+    drive(app, [])
+    assert panel.is_open(app)
+    rect = panel.rect(app)
+    assert app.layout.right.contains(rect) and not rect.colliderect(app.layout.map)
+    title = app.layout.placed["boxes"].title
+    assert title is not None
+    drive(app, press(title.center))
     assert not panel.is_open(app)
-    folded = panel.strip(app)
-    assert folded is not None and "landing" in folded[1]
-    drive(app, press(folded[0].center))
-    assert panel.is_open(app) and panel.strip(app) is None
+    drive(app, press(app.layout.placed["boxes"].title.center))
+    assert panel.is_open(app)

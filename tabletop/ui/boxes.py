@@ -5,8 +5,8 @@ window never showed. This panel lists every box the game holds (``GameState.boxe
 landing boxes by turn, reinforcements ``turn-N``, the dead pool), its counters drawn
 small, the current turn's boxes first, then those of earlier turns (overdue), boxes
 with no turn, later turns, and the dead pool and removed pieces last. While a box
-holds a piece the panel shows, folded to one line naming each box and its count (a
-click opens it) or open; ``y`` opens or folds it.
+holds a piece the panel is a section of the right column (the dock: it never covers
+the map); a click on its title or ``y`` folds or opens it, and the wheel scrolls it.
 
 A counter is taken out of its box by clicking it, then a hex (or dragging it onto the
 hex). That is played through the game: the rules' own action when they offer one for
@@ -31,18 +31,15 @@ from tabletop.hexgrid import Hex
 from . import theme
 from .app import App, Component
 from .counters import DEAD_BOX, DRAG_PIXELS, REMOVED_BOX, CounterLayer, _mods
+from .layout import Section
 
 KEY = pygame.K_y
+SECTION = "boxes"  # its section of the dock
 ICON = 34  # a counter in a box, pixels
 GAP = 4
 HEAD = 22  # a box's title row
 TEXT = 17
-WIDTH = 370
-MARGIN = 8
 PAD = 8
-STATUS_ROOM = 32  # the status line under the map
-PANEL_BG = (*theme.PANEL, 240)
-BORDER = (78, 83, 90)
 SHIFT_TO_PLACE = "the rules bring no unit of that box there now; hold Shift to place it anyway (logged as an edit)"
 
 SHORTCUTS = [
@@ -84,7 +81,6 @@ class BoxesPanel(Component):
     shortcuts: ClassVar[list[tuple[str, str]]] = SHORTCUTS
 
     def __init__(self) -> None:
-        self.shown = False  # open (else folded to one line)
         self.taking: _Taking | None = None
         self.first = 0  # the first box listed (the wheel scrolls)
         self._press: tuple[tuple[int, int], _Taking] | None = None
@@ -104,24 +100,22 @@ class BoxesPanel(Component):
         return found
 
     def is_open(self, app: App) -> bool:
-        """Open by the player's ``y`` or a click on the folded line (``strip``); it
-        starts folded, so it never hides the map unasked."""
-        return bool(self.shown) and bool(self.listed(app))
+        """Whether the section is open in the dock (not folded, hidden or squeezed)."""
+        return bool(self.listed(app)) and app.layout.body(SECTION) is not None
 
-    def strip(self, app: App) -> tuple[pygame.Rect, str] | None:
-        """The folded panel: one line naming each box and its count, clicked (or ``y``)
-        to open; None when open or every box is empty."""
+    def dock(self, app: App) -> list[Section]:
+        """The right column's "Boxes" section, as tall as its boxes need (at most two
+        fifths of the window; the wheel scrolls the rest)."""
         boxes = self.listed(app)
-        if not boxes or self.is_open(app):
-            return None
-        text = "Boxes (y opens): " + ", ".join(f"{name} {len(pieces)}" for name, pieces in boxes[:4])
-        text += f", +{len(boxes) - 4} more" if len(boxes) > 4 else ""
-        w, h = app.camera.width, app.camera.height
-        width = min(WIDTH, theme.font(TEXT).size(text)[0] + 2 * PAD)
-        rect = pygame.Rect(0, 0, width, HEAD + 4)
-        rect.bottomright = (w - MARGIN - 266, h - STATUS_ROOM - MARGIN)
-        rect.x = max(MARGIN, rect.x)
-        return rect, text
+        if not boxes:
+            return []
+        width = app.layout.inner_width("right")
+        per_row = max(1, (width + GAP) // (ICON + GAP))
+        need = sum(HEAD + (len(p) + per_row - 1) // per_row * (ICON + GAP) for _, p in boxes[self.first :]) + HEAD
+        most = max(HEAD + ICON + HEAD, app.layout.size[1] * 2 // 5)
+        more = f" · {len(boxes)} boxes" if len(boxes) > 1 else ""
+        title = f"Boxes{more}  (y folds, wheel scrolls)"
+        return [Section(SECTION, title, "right", 25, min(need, most), priority=7)]
 
     def _counters(self, app: App) -> CounterLayer | None:
         return next((c for c in app.components if isinstance(c, CounterLayer)), None)
@@ -135,35 +129,31 @@ class BoxesPanel(Component):
         """The panel's box, and its cells: (rect, box name, piece) for a counter,
         (rect, box name, None) for a box's title row."""
         boxes = self.listed(app)
-        w, h = app.camera.width, app.camera.height
-        key = (id(app.play.state), app.play.head, len(app.play.entries), app.at_screen, w, h, self.first)
+        body = app.layout.body(SECTION)
+        if body is None:
+            return pygame.Rect(0, 0, 0, 0), []
+        key = (id(app.play.state), app.play.head, len(app.play.entries), app.at_screen, tuple(body), self.first)
         if self._layout is not None and self._layout[0] == key:
             return self._layout[1], self._layout[2]
-        width = min(WIDTH, w - 2 * MARGIN)
-        per_row = max(1, (width - 2 * PAD + GAP) // (ICON + GAP))
+        per_row = max(1, (body.width + GAP) // (ICON + GAP))
         cells: list[tuple[pygame.Rect, str, Piece | None]] = []
-        y = PAD + HEAD
-        room = max(HEAD + ICON, h * 2 // 5)
+        y = body.y
+        room = body.bottom - HEAD  # the foot line names the counter under the pointer
         self.first = min(self.first, max(0, len(boxes) - 1))
         for name, pieces in boxes[self.first :]:
             rows = (len(pieces) + per_row - 1) // per_row
-            need = HEAD + rows * (ICON + GAP)
-            if y + need > room and cells:
+            if y + HEAD + rows * (ICON + GAP) > room and cells:
                 break
-            cells.append((pygame.Rect(PAD, y, width - 2 * PAD, HEAD), name, None))
+            cells.append((pygame.Rect(body.x, y, body.width, HEAD), name, None))
             y += HEAD
             for k, piece in enumerate(pieces):
                 r, c = divmod(k, per_row)
-                cells.append((pygame.Rect(PAD + c * (ICON + GAP), y + r * (ICON + GAP), ICON, ICON), name, piece))
+                cell = pygame.Rect(body.x + c * (ICON + GAP), y + r * (ICON + GAP), ICON, ICON)
+                if cell.bottom <= room:  # a short column shows the rows that fit (the wheel scrolls)
+                    cells.append((cell, name, piece))
             y += rows * (ICON + GAP)
-        height = y + PAD + HEAD
-        panel = pygame.Rect(0, 0, width, height)
-        panel.bottomright = (w - MARGIN - 266, h - STATUS_ROOM - MARGIN)
-        if panel.x < MARGIN:
-            panel.x = MARGIN
-        cells = [(r.move(panel.x, panel.y), name, piece) for r, name, piece in cells]
-        self._layout = (key, panel, cells)
-        return panel, cells
+        self._layout = (key, body, cells)
+        return body, cells
 
     def cell_at(self, app: App, pos: tuple[int, int]) -> tuple[str, Piece] | None:
         for rect, name, piece in self.layout(app)[1]:
@@ -182,11 +172,6 @@ class BoxesPanel(Component):
         if event.type == pygame.KEYDOWN:
             return self._key(event, app)
         if not self.is_open(app) and self.taking is None:
-            folded = self.strip(app)
-            pressed = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
-            if folded is not None and pressed and folded[0].collidepoint(event.pos) and not self._covered(app, event.pos):
-                self.shown = True
-                return True
             return False
         if event.type == pygame.MOUSEWHEEL and self.rect(app).collidepoint(app.mouse):
             self.first = max(0, self.first - (1 if event.y > 0 else -1))
@@ -214,12 +199,14 @@ class BoxesPanel(Component):
             return True
         if event.key != KEY or event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
             return False
-        self.shown = not self.is_open(app)
-        if self.shown and not self.listed(app):
+        if not self.listed(app):
             app.say("boxes: every box is empty")
-        else:
-            app.say(f"boxes: {'open' if self.shown else 'folded'} (y)")
-        if not self.shown:
+            return True
+        app.layout.folded ^= {SECTION}
+        problem = app.layout.remember()
+        shown = SECTION not in app.layout.folded
+        app.say(f"boxes: {'open' if shown else 'folded'} (y)" + (f"; {problem}" if problem else ""))
+        if not shown:
             self.taking = None
         return True
 
@@ -319,15 +306,6 @@ class BoxesPanel(Component):
 
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         self.boxes = {}
-        folded = self.strip(app)
-        if folded is not None:
-            rect, text = folded
-            bg = pygame.Surface(rect.size, pygame.SRCALPHA)
-            bg.fill(PANEL_BG)
-            surface.blit(bg, rect.topleft)
-            pygame.draw.rect(surface, BORDER, rect, 1)
-            _text(surface, text, rect.x + PAD, rect.y + 4, theme.PANEL_DIM, rect.w - 2 * PAD)
-            self.boxes["boxes"] = rect
         if not self.is_open(app):
             return
         layer = self._counters(app)
@@ -335,15 +313,9 @@ class BoxesPanel(Component):
             return
         panel, cells = self.layout(app)
         self.boxes["boxes"] = panel
-        bg = pygame.Surface(panel.size, pygame.SRCALPHA)
-        bg.fill(PANEL_BG)
-        surface.blit(bg, panel.topleft)
-        pygame.draw.rect(surface, BORDER, panel, 1)
         boxes = self.listed(app)
         shown = len({name for _, name, _ in cells})
-        more = f" · {len(boxes) - self.first - shown} more (wheel)" if self.first + shown < len(boxes) else ""
-        title = f"Boxes · turn {app.seen_state().turn}{more} · y folds"
-        _text(surface, title, panel.x + PAD, panel.y + 3, theme.PANEL_DIM, panel.w - 2 * PAD)
+        hidden = len(boxes) - self.first - shown
         turn = app.seen_state().turn
         counts = dict((name, len(pieces)) for name, pieces in boxes)
         hovered: Piece | None = None
@@ -363,7 +335,10 @@ class BoxesPanel(Component):
             if rect.collidepoint(app.mouse):
                 hovered = piece
         foot = self._describe(app, hovered) if hovered is not None else "click a counter, then a hex (or drag it)"
-        _text(surface, foot, panel.x + PAD, panel.bottom - HEAD - 2, theme.PANEL_TEXT, panel.w - 2 * PAD)
+        unseen = sum(len(pieces) for _, pieces in boxes[self.first :]) - sum(1 for _, _, p in cells if p is not None)
+        if hovered is None and (hidden > 0 or self.first or unseen):
+            foot = f"{unseen} counters not shown: the wheel scrolls, folding the legend makes room"
+        _text(surface, foot, panel.x, panel.bottom - HEAD + 2, theme.PANEL_TEXT, panel.w)
         if self._press is not None and self._drag:
             try:
                 piece = next(p for p in app.seen_state().box(self._press[1].box) if p.id == self._press[1].piece)
