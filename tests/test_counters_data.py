@@ -103,7 +103,7 @@ def unit_words() -> dict[str, set[str]]:
     dogfaces |= set(df["stacking"]["carriers"])
     om = game_yaml("omaha", "movement")
     omaha = {t for types in om["classes"].values() for t in types} | set(om["stacking"]["free"])
-    omaha |= set(om["control"]["full_steps"]) | set(om["control"]["adjacent"]) | set(om["control"]["none"])
+    omaha |= set(om["control"]["adjacent"]) | set(om["control"]["none"])
     omaha |= set(om["immobile"]) | set(om["road_speed"]["extended"])
     omaha |= {t for stops in om["must_stop"].values() for t in stops} - set(om["classes"])
     return {"dog_sector": dog_sector, "dogfaces": dogfaces, "omaha": omaha}
@@ -160,10 +160,13 @@ def test_dog_sector_sheet_holds_the_german_setup() -> None:
     assert sheet == {"infantry": 9, "mg-pillbox": 6, "at-gun": 6, "panzerfaust": 3}
 
 
-def test_omaha_steps_are_the_full_steps_the_rules_read() -> None:
-    full_steps = game_yaml("omaha", "movement")["control"]["full_steps"]
+def test_every_omaha_us_type_has_its_full_steps_on_its_counter() -> None:
+    """Omaha 9.1: a unit's strength is Piece.steps, set from its counter's full steps,
+    so every US type the movement rules name has them on the counter sheet."""
+    om = game_yaml("omaha", "movement")
     counters = counters_for("omaha")
-    assert {k: counters.unit_types[k].steps for k in full_steps} == dict(full_steps)
+    us_types = {t for types in om["classes"].values() for t in types}
+    assert all(counters.unit_types[t].steps for t in us_types), sorted(us_types)
 
 
 # --- the loaded data ----------------------------------------------------------------------
