@@ -32,7 +32,6 @@ from typing import Any
 
 from tabletop.board import Map
 from tabletop.engine.dice import Dice
-from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import distance
@@ -127,10 +126,7 @@ def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]
             )
         elif target.has(h.pinned_status):
             reasons.append("pinned down: cannot be targeted again this turn (phase 4)")
-        verdict = line_of_sight(state.map, policy, LosQuery(shooter.hex, target.hex, viewer=shooter,
-                                                            target_piece=target))  # fmt: skip
-        if verdict.result == "blocked":
-            reasons.extend(f"{f.cause} ({f.rule})" for f in verdict.blocking)
+        reasons.extend(f"{f.cause} ({f.rule})" for f in policy.fire_blocking(state.map, shooter, target))
         out.append((target, "; ".join(reasons) if reasons else None))
     return out
 

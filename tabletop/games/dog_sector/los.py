@@ -41,12 +41,14 @@ from tabletop.engine.los import (
     Finding,
     GrazeRule,
     LineContext,
+    LosQuery,
     Obstacle,
     Severity,
     StaticObstacles,
+    line_of_sight,
 )
 from tabletop.engine.pieces import MapState, Piece
-from tabletop.hexgrid import Hex, Hexside, distance, neighbors
+from tabletop.hexgrid import Hex, Hexside, distance, neighbors, relative_traversal
 from tabletop.yamlfile import LineDict, LineList, parse_yaml
 
 DATA = "los.yaml"
@@ -363,6 +365,11 @@ class DogSectorPolicy(BasePolicy):
         self._board = board
         self._sections = Sections.of(board, self.data.section_kind)
         self._static: tuple[MapState, int, StaticObstacles] | None = None
+        self._screen_types = frozenset(t for s in self.data.sides.values() for u in s.units.values()
+                                       for t in u.screened_by)  # fmt: skip
+        self._fire_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
+        self._memo_board = board
+        self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
     def sections(self, board: Map) -> Sections:
         """The sections of ``board`` (worked out once per map)."""
@@ -386,6 +393,51 @@ class DogSectorPolicy(BasePolicy):
                 if ob is not None:
                     table[h] = ob
             cached = self._static = (state, state.version, StaticObstacles(table, self.grazing))
+        return cached[2]
+
+    def fire_blocking(self, state: MapState, viewer: Piece, target: Piece) -> tuple[Finding, ...]:
+        """The blocking findings of ``line_of_sight`` for ``viewer`` firing at ``target``
+        (empty: not blocked), remembered by everything they are made of: the two units'
+        sides, types and hexes, the blocking units on the hexes the line crosses or
+        grazes, and the screening units at the target and on the crossed hexes next to
+        it (issue 19: bots and refusals ask the same pairs turn after turn)."""
+        if state.board is not self._memo_board:
+            self._fire_memo.clear()
+            self._memo_board = state.board
+        key = self._fire_key(state, viewer, target)
+        found = self._fire_memo.get(key)
+        if found is None:
+            if len(self._fire_memo) >= _FIRE_MEMO_KEPT:
+                self._fire_memo.clear()
+            query = LosQuery(viewer.hex, target.hex, viewer=viewer, target_piece=target)
+            found = self._fire_memo[key] = line_of_sight(state, self, query).blocking
+        return found
+
+    def _fire_key(self, state: MapState, viewer: Piece, target: Piece) -> tuple[Any, ...]:
+        src, tgt = viewer.hex, target.hex
+        line, screens = _line_hexes(tgt.q - src.q, tgt.r - src.r)
+        aq, ar = src
+        get = self.static_obstacles(state).get
+        blockers = tuple([get((q + aq, r + ar)) for q, r in line])  # type: ignore[call-overload]
+        screening: tuple[Any, ...] = ()
+        unit = self.data.sides[viewer.side].units.get(viewer.type) if viewer.side in self.data.sides else None
+        if unit is None or unit.screened_by:  # (no screens: the rule is not read)
+            found = self._screening(state).get
+            screening = tuple([found((q + aq, r + ar)) for q, r in screens])  # type: ignore[call-overload]
+        return (viewer.side, viewer.type, src, target.side, target.type, tgt, blockers, screening)
+
+    def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
+        """Hex -> the (id, type) of its units of a screening type, in the hex's order:
+        one table per map state, rebuilt on change."""
+        cached = self._screens_at
+        if cached is None or cached[0] is not state or cached[1] != state.version:
+            kinds = self._screen_types
+            table: dict[Hex, list[tuple[str, str]]] = {}
+            for p in state.pieces():
+                if p.kind == "unit" and p.type in kinds:
+                    table.setdefault(p.hex, [])
+            out = {h: tuple([(u.id, u.type) for u in state.units_at(h) if u.type in kinds]) for h in table}
+            cached = self._screens_at = (state, state.version, out)
         return cached[2]
 
     def static_hexsides(self, state: MapState) -> Mapping[Hexside, Obstacle]:
@@ -551,6 +603,25 @@ class DogSectorPolicy(BasePolicy):
                 )
             )
         return out
+
+
+_FIRE_MEMO_KEPT = 200_000  # remembered fire verdicts per map (a few MB), then start afresh
+_LINES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _line_hexes(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """For a vector from Hex(0, 0): the hexes a line's verdict reads blockers on (crossed
+    between the ends, and grazed), and those it reads screens on (the target, and the
+    crossed hexes next to it)."""
+    found = _LINES.get((dq, dr))
+    if found is None:
+        rel = relative_traversal(dq, dr)
+        end = Hex(dq, dr)
+        inner = rel.crossed[1:-1]
+        line = tuple((h.q, h.r) for h in (*inner, *(g.hex for g in rel.grazed)))
+        screens = ((dq, dr), *((h.q, h.r) for h in inner if distance(h, end) == 1))
+        found = _LINES[(dq, dr)] = (line, screens)
+    return found
 
 
 def policy(state: MapState) -> DogSectorPolicy:

@@ -1,0 +1,89 @@
+"""Issue 19 (speed where players and designers wait), item 1: the caches the rule
+systems read through give exactly the uncached answers, on random positions, and see
+every change to the map at once (invalidated exactly, never stale)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from tabletop.board import Map, load_map
+from tabletop.engine.los import LosQuery, line_of_sight
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.games.dog_sector import los as dog_los
+
+AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
+                  "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
+GERMAN_TYPES = ("infantry", "mg-pillbox", "at-gun", "panzerfaust")
+
+
+@cache
+def board() -> Map:
+    return load_map("dog-sector")
+
+
+def random_map(rng: random.Random, americans: int = 30, germans: int = 10) -> MapState:
+    """Americans crowded on the trenches and hilltops (where they block) and on the beach,
+    tanks and dozers among them (they screen), Germans in the trench rows."""
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    inland = [h for h in hexes if b.terrain[h] in ("trench", "hilltop", "bluff", "draw")]
+    state = MapState.of(b)
+    for i in range(americans):
+        where = rng.choice(inland if rng.random() < 0.6 else hexes)
+        state.place(Piece(f"a{i}", rng.choice(AMERICAN_TYPES), where, side="american"))
+    for i in range(germans):
+        state.place(Piece(f"g{i}", rng.choice(GERMAN_TYPES), rng.choice(inland), side="german"))
+    return state
+
+
+def uncached(state: MapState, viewer: Piece, target: Piece) -> tuple[object, ...]:
+    query = LosQuery(viewer.hex, target.hex, viewer=viewer, target_piece=target)
+    return line_of_sight(state, dog_los.DogSectorPolicy(state.board), query).blocking
+
+
+def pairs(state: MapState) -> list[tuple[Piece, Piece]]:
+    units = [p for p in state.pieces() if p.kind == "unit"]
+    return [(a, b) for a in units for b in units if a.side != b.side]
+
+
+def test_fire_verdicts_remembered_equal_the_uncached_ones_on_random_positions() -> None:
+    """Every German and American firer against every enemy unit, on 12 random positions:
+    the remembered blocking findings (phases 4 and 6: what blocks, the section and range
+    rules, screens) are those of a fresh policy's line of sight, cause for cause."""
+    rng = random.Random(19)
+    policy = dog_los.DogSectorPolicy(board())  # one policy across positions, as the game keeps it
+    checked = blocked = 0
+    for _ in range(12):
+        state = random_map(rng)
+        for viewer, target in pairs(state):
+            want = uncached(state, viewer, target)
+            assert policy.fire_blocking(state, viewer, target) == want
+            assert policy.fire_blocking(state, viewer, target) == want  # remembered now
+            checked += 1
+            blocked += bool(want)
+    assert checked > 3000 and 0 < blocked < checked  # both verdicts were met
+
+
+def test_fire_verdicts_follow_every_change_to_the_map() -> None:
+    """Moving, removing and adding units between questions (a tank rolling in front of
+    a target, an American stepping onto a trench) changes the remembered answers exactly
+    as it changes the uncached ones."""
+    rng = random.Random(7)
+    state = random_map(rng)
+    policy = dog_los.DogSectorPolicy(board())
+    hexes = board().grid.hexes()
+    changed = 0
+    for step in range(60):
+        for viewer, target in rng.sample(pairs(state), 40):
+            before = policy.fire_blocking(state, viewer, target)
+            assert before == uncached(state, viewer, target)
+        units = [p for p in state.pieces() if p.kind == "unit"]
+        moving = rng.choice(units)
+        if step % 3 == 0:
+            state.remove(moving.id)
+            state.place(Piece(f"n{step}", rng.choice(("tank", "dozer")), rng.choice(hexes), side="american"))
+        else:
+            state.move(moving.id, rng.choice(hexes))
+        changed += 1
+    assert changed == 60
