@@ -87,3 +87,20 @@ def test_fire_verdicts_follow_every_change_to_the_map() -> None:
             state.move(moving.id, rng.choice(hexes))
         changed += 1
     assert changed == 60
+
+
+def test_whole_verdicts_of_a_long_lived_policy_equal_a_fresh_ones() -> None:
+    """The section, hex and range rules a policy remembers per pair of hexes give the
+    whole verdict (blocks, modifiers such as the bonus ranges, notes) a fresh policy
+    gives, for firers and for plain sight (no viewer)."""
+    rng = random.Random(3)
+    policy = dog_los.DogSectorPolicy(board())
+    for _ in range(6):
+        state = random_map(rng)
+        for viewer, target in rng.sample(pairs(state), 300):
+            for query in (
+                LosQuery(viewer.hex, target.hex, viewer=viewer, target_piece=target),
+                LosQuery(viewer.hex, target.hex),
+            ):
+                fresh = dog_los.DogSectorPolicy(state.board)
+                assert line_of_sight(state, policy, query) == line_of_sight(state, fresh, query)

@@ -122,6 +122,8 @@ class _Board:
     swamped: dict[Hex, bool]  # swamping may hit it (phase 2)
     labels: dict[Hex, str]
     geometry: dict[tuple[str, Hex, str], frozenset[Hex]] = field(default_factory=dict)
+    index: dict[Hex, int] = field(default_factory=dict)  # position in ``hexes``
+    around_index: tuple[tuple[int, ...], ...] = ()  # ``around`` by position
 
 
 _boards: dict[int, _Board] = {}
@@ -161,7 +163,9 @@ def _board(board: Map) -> _Board:
             for h in hexes
         },
         labels={h: board.label(h) for h in hexes},
+        index={h: i for i, h in enumerate(hexes)},
     )
+    made.around_index = tuple(tuple(made.index[n] for n in around[h]) for h in hexes)
     _boards[id(board)] = made
     return made
 
@@ -265,38 +269,54 @@ def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
            obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
     """AP (with penalties) from each hex to the nearest goal hex of ``unit_type``;
     remembered per German layout and obstacle layout."""
-    goals = _goals(b, unit_type, germans)
-    key = (id(b.board), unit_type, goals, frozenset(g.hex for g in germans), frozenset(obstacles.items()))
-    cached = _fields.get(key)
+    layout = (id(b.board), unit_type, frozenset((g.hex, g.type) for g in germans), frozenset(obstacles.items()))
+    cached = _fields.get(layout)
     if cached is not None:
         return cached
-    blocked = {g.hex for g in germans}
-    enter = {}
-    for h in b.hexes:
+    goals = _goals(b, unit_type, germans)
+    key = (id(b.board), unit_type, goals, frozenset(g.hex for g in germans), layout[3])
+    dist = _fields.get(key)
+    if dist is None:
+        dist = _dijkstra(b, unit_type, goals, {g.hex for g in germans}, obstacles)
+    if len(_fields) >= _FIELDS_KEPT:
+        _fields.clear()
+    _fields[key] = _fields[layout] = dist
+    return dist
+
+
+def _dijkstra(b: _Board, unit_type: str, goals: frozenset[Hex], blocked: set[Hex],
+              obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
+    """The AP field itself: the nearest goal from each hex, entering a hex costing its
+    terrain plus its obstacles' extra. Hexes are numbered in label order, so the
+    search visits them as the label-ordered search did (the distances do not depend on
+    that order anyway)."""
+    index = b.index
+    enter = [-1] * len(b.hexes)
+    for i, h in enumerate(b.hexes):
         if h in blocked:
             continue
         kinds = obstacles.get(h)
-        enter[h] = b.cost[h] + (_extra(unit_type, kinds) or 0 if kinds else 0)
-    dist: dict[Hex, int] = {h: 0 for h in goals}
-    heap = [(0, b.board.label(h), h) for h in goals]
-    heapq.heapify(heap)
-    label = b.board.label
+        enter[i] = b.cost[h] + (_extra(unit_type, kinds) or 0 if kinds else 0)
+    dist = [FAR] * len(b.hexes)
+    heap = sorted((0, index[h]) for h in goals)
+    for _, i in heap:
+        dist[i] = 0
+    around = b.around_index
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, _, h = heapq.heappop(heap)
-        if d != dist.get(h):
+        d, i = pop(heap)
+        if d != dist[i]:
             continue
-        step = enter.get(h)
-        if step is None:
+        step = enter[i]
+        if step < 0:
             continue
         nd = d + step  # from a neighbour into h
-        for n in b.around[h]:
-            if n in enter and nd < dist.get(n, FAR):
+        for n in around[i]:
+            if enter[n] >= 0 and nd < dist[n]:
                 dist[n] = nd
-                heapq.heappush(heap, (nd, label(n), n))
-    if len(_fields) >= _FIELDS_KEPT:
-        _fields.clear()
-    _fields[key] = dist
-    return dist
+                push(heap, (nd, n))
+    hexes = b.hexes
+    return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
 
 
 # ------------------------------------------------------------------ the autoplayer

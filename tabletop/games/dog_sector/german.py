@@ -69,12 +69,20 @@ def _section_index(state: GameState, piece: Piece) -> int:
     return len(sections)
 
 
+_order_memo: list[Any] = [None, -1, []]  # [map state, version, firing order]
+
+
 def firing_order(state: GameState) -> list[Piece]:
     """Every German unit on the map in the order they fire: section 1 to 6, then hex
-    label, then id (project's choice)."""
-    germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
-    board = state.board
-    return sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+    label, then id (project's choice). Remembered until the map changes (every
+    proposal of phase 4 asks)."""
+    memo = _order_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
+        board = state.board
+        order = sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+        memo[:] = [state.map, state.map.version, order]
+    return list(memo[2])
 
 
 def next_to_fire(state: GameState) -> Piece | None:

@@ -369,6 +369,8 @@ class DogSectorPolicy(BasePolicy):
                                        for t in u.screened_by)  # fmt: skip
         self._fire_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
         self._memo_board = board
+        self._section_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
+        self._rules_memo: dict[tuple[Any, ...], tuple[tuple[Finding, ...], tuple[Finding, ...]]] = {}
         self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
     def sections(self, board: Map) -> Sections:
@@ -403,6 +405,8 @@ class DogSectorPolicy(BasePolicy):
         it (issue 19: bots and refusals ask the same pairs turn after turn)."""
         if state.board is not self._memo_board:
             self._fire_memo.clear()
+            self._section_memo.clear()
+            self._rules_memo.clear()
             self._memo_board = state.board
         key = self._fire_key(state, viewer, target)
         found = self._fire_memo.get(key)
@@ -495,7 +499,19 @@ class DogSectorPolicy(BasePolicy):
         return side
 
     def _section_rule(self, state: MapState, ctx: LineContext, side: SideFire | None) -> list[Finding]:
-        """Phases 4 and 6: the target is in the same or an adjacent map section."""
+        """Phases 4 and 6: the target is in the same or an adjacent map section (the map's
+        alone: remembered per pair of hexes and side)."""
+        if state.board is not self._memo_board:
+            return self._section_rule_of(state, ctx, side)
+        key = (side.side if side is not None else None, ctx.source, ctx.target)
+        found = self._section_memo.get(key)
+        if found is None:
+            if len(self._section_memo) >= _FIRE_MEMO_KEPT:
+                self._section_memo.clear()
+            found = self._section_memo[key] = tuple(self._section_rule_of(state, ctx, side))
+        return list(found)
+
+    def _section_rule_of(self, state: MapState, ctx: LineContext, side: SideFire | None) -> list[Finding]:
         rule = side.rule if side is not None else SECTION_RULE
         sections = self.sections(state.board)
         if not sections.defined:
@@ -521,6 +537,27 @@ class DogSectorPolicy(BasePolicy):
                 f"viewer {viewer.id!r}: {side.side} unit type {viewer.type!r} is not in {side.table} "
                 f"(known: {', '.join(side.units)})"
             )
+        if not unit.fires:
+            return self._hex_rules(state, ctx, side, unit)
+        # the hex rules and the range are the map's alone: remembered per firer type and
+        # pair of hexes (and target type for the range); the screens are the units'.
+        if state.board is not self._memo_board:
+            head = self._hex_rules(state, ctx, side, unit)
+            return head + self._screens(state, ctx, side, unit) + self._range(ctx, side, unit)
+        target = ctx.query.target_piece
+        key = (side.side, unit.type, ctx.source, ctx.target, target.type if target is not None else None)
+        found = self._rules_memo.get(key)
+        if found is None:
+            if len(self._rules_memo) >= _FIRE_MEMO_KEPT:
+                self._rules_memo.clear()
+            found = self._rules_memo[key] = (
+                tuple(self._hex_rules(state, ctx, side, unit)), tuple(self._range(ctx, side, unit))
+            )
+        return [*found[0], *self._screens(state, ctx, side, unit), *found[1]]
+
+    def _hex_rules(self, state: MapState, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
+        """Where the firer stands and where the target is: who may fire from there, and
+        at what there (phases 4 and 6)."""
         board = state.board
         src, tgt, rng = ctx.source, ctx.target, ctx.range
         adjacent = rng <= 1
@@ -547,8 +584,6 @@ class DogSectorPolicy(BasePolicy):
         test = _first(unit.cannot_target, board, tgt)
         if test is not None:
             block(f"{unit.name} cannot target {test.describe(board, tgt)}")
-        out.extend(self._screens(state, ctx, side, unit))
-        out.extend(self._range(ctx, side, unit))
         return out
 
     def _screens(self, state: MapState, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
@@ -558,22 +593,26 @@ class DogSectorPolicy(BasePolicy):
             return []
         board = state.board
         out = []
-        for screen in state.units_at(ctx.target):
-            if screen.type in unit.screened_by:
-                cause = f"{unit.name} cannot target a hex holding a {screen.type} ({screen.id} at {board.label(ctx.target)})"
+        src, tgt = ctx.source, ctx.target
+        _, screens = _line_hexes(tgt.q - src.q, tgt.r - src.r)  # the target, then the crossed hexes next to it
+        at = self._screening(state).get
+        for i, (q, r) in enumerate(screens):
+            h = Hex(q + src.q, r + src.r)
+            found = at(h)
+            if not found:  # (off the map nothing stands)
+                continue
+            for uid, kind in found:
+                if kind not in unit.screened_by:
+                    continue
+                if i == 0:
+                    cause = f"{unit.name} cannot target a hex holding a {kind} ({uid} at {board.label(h)})"
+                else:
+                    cause = (
+                        f"{unit.name} cannot target the hex directly behind a {kind} "
+                        f"({uid} at {board.label(h)}, seen from {board.label(src)})"
+                    )
                 out.append(_whole_line("block", cause, side.rule))
                 break
-        for h in ctx.traversal.crossed[1:-1]:
-            if distance(h, ctx.target) != 1 or not board.grid.contains(h):
-                continue
-            for screen in state.units_at(h):
-                if screen.type in unit.screened_by:
-                    cause = (
-                        f"{unit.name} cannot target the hex directly behind a {screen.type} "
-                        f"({screen.id} at {board.label(h)}, seen from {board.label(ctx.source)})"
-                    )
-                    out.append(_whole_line("block", cause, side.rule))
-                    break
         return out
 
     def _range(self, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
