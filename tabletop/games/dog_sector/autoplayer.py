@@ -269,7 +269,12 @@ def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
            obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
     """AP (with penalties) from each hex to the nearest goal hex of ``unit_type``;
     remembered per German layout and obstacle layout."""
-    layout = (id(b.board), unit_type, frozenset((g.hex, g.type) for g in germans), frozenset(obstacles.items()))
+    layout = (
+        id(b.board),
+        unit_type,
+        frozenset((g.hex, g.type) for g in germans),
+        frozenset(obstacles.items()),
+    )
     cached = _fields.get(layout)
     if cached is not None:
         return cached
@@ -291,12 +296,13 @@ def _dijkstra(b: _Board, unit_type: str, goals: frozenset[Hex], blocked: set[Hex
     search visits them as the label-ordered search did (the distances do not depend on
     that order anyway)."""
     index = b.index
-    enter = [-1] * len(b.hexes)
-    for i, h in enumerate(b.hexes):
-        if h in blocked:
-            continue
-        kinds = obstacles.get(h)
-        enter[i] = b.cost[h] + (_extra(unit_type, kinds) or 0 if kinds else 0)
+    enter = [b.cost[h] for h in b.hexes]
+    for h, kinds in obstacles.items():
+        if kinds and h in index:
+            enter[index[h]] += _extra(unit_type, kinds) or 0
+    for h in blocked:
+        if h in index:
+            enter[index[h]] = -1
     dist = [FAR] * len(b.hexes)
     heap = sorted((0, index[h]) for h in goals)
     for _, i in heap:

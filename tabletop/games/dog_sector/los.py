@@ -419,15 +419,20 @@ class DogSectorPolicy(BasePolicy):
 
     def _fire_key(self, state: MapState, viewer: Piece, target: Piece) -> tuple[Any, ...]:
         src, tgt = viewer.hex, target.hex
-        line, screens = _line_hexes(tgt.q - src.q, tgt.r - src.r)
+        dq, dr = tgt.q - src.q, tgt.r - src.r
+        line, screens = _line_sets.get((dq, dr)) or _line_set(dq, dr)
         aq, ar = src
-        get = self.static_obstacles(state).get
-        blockers = tuple([get((q + aq, r + ar)) for q, r in line])  # type: ignore[call-overload]
+        # the few hexes that hold a blocker or a screen, those the line reads: fewer
+        # lookups than walking the line
+        blockers = tuple(
+            [(h, ob) for h, ob in self.static_obstacles(state).items() if (h[0] - aq, h[1] - ar) in line]
+        )
         screening: tuple[Any, ...] = ()
         unit = self.data.sides[viewer.side].units.get(viewer.type) if viewer.side in self.data.sides else None
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
-            found = self._screening(state).get
-            screening = tuple([found((q + aq, r + ar)) for q, r in screens])  # type: ignore[call-overload]
+            screening = tuple(
+                [(h, u) for h, u in self._screening(state).items() if (h[0] - aq, h[1] - ar) in screens]
+            )
         return (viewer.side, viewer.type, src, target.side, target.type, tgt, blockers, screening)
 
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
@@ -551,7 +556,8 @@ class DogSectorPolicy(BasePolicy):
             if len(self._rules_memo) >= _FIRE_MEMO_KEPT:
                 self._rules_memo.clear()
             found = self._rules_memo[key] = (
-                tuple(self._hex_rules(state, ctx, side, unit)), tuple(self._range(ctx, side, unit))
+                tuple(self._hex_rules(state, ctx, side, unit)),
+                tuple(self._range(ctx, side, unit)),
             )
         return [*found[0], *self._screens(state, ctx, side, unit), *found[1]]
 
@@ -594,7 +600,8 @@ class DogSectorPolicy(BasePolicy):
         board = state.board
         out = []
         src, tgt = ctx.source, ctx.target
-        _, screens = _line_hexes(tgt.q - src.q, tgt.r - src.r)  # the target, then the crossed hexes next to it
+        # the target, then the crossed hexes next to it
+        _, screens = _line_hexes(tgt.q - src.q, tgt.r - src.r)
         at = self._screening(state).get
         for i, (q, r) in enumerate(screens):
             h = Hex(q + src.q, r + src.r)
@@ -660,6 +667,16 @@ def _line_hexes(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tu
         line = tuple((h.q, h.r) for h in (*inner, *(g.hex for g in rel.grazed)))
         screens = ((dq, dr), *((h.q, h.r) for h in inner if distance(h, end) == 1))
         found = _LINES[(dq, dr)] = (line, screens)
+    return found
+
+
+_line_sets: dict[tuple[int, int], tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]] = {}
+
+
+def _line_set(dq: int, dr: int) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+    """``_line_hexes`` as sets, for membership tests."""
+    line, screens = _line_hexes(dq, dr)
+    found = _line_sets[(dq, dr)] = (frozenset(line), frozenset(screens))
     return found
 
 
