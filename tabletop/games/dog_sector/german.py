@@ -178,9 +178,10 @@ def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
     legal = legal_targets(state, gid)
     if not legal:
         return None, "no legal target"
-    ranked = sorted(legal, key=lambda p: _rank(state, shooter, p).key)
+    ranks = {p.id: _rank(state, shooter, p) for p in legal}  # each worked out once
+    ranked = sorted(legal, key=lambda p: ranks[p.id].key)
     best = ranked[0]
-    b = _rank(state, shooter, best)
+    b = ranks[best.id]
     if len(ranked) == 1:
         return best, f"the only legal target (range {b.range})"
     rest = ranked[1:]
@@ -190,24 +191,24 @@ def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
         more = f" and {len(ps) - 4} more" if len(ps) > 4 else ""
         return ", ".join(shown) + more
 
-    farther = [p for p in rest if _rank(state, shooter, p).range > b.range]
-    tied = [p for p in rest if _rank(state, shooter, p).range == b.range]
+    farther = [p for p in rest if ranks[p.id].range > b.range]
+    tied = [p for p in rest if ranks[p.id].range == b.range]
     why = f"nearest legal target (range {b.range})"
     if farther:
         why += f"; {len(farther)} farther: {names(farther)}"
     if not tied:
         return best, why
     prefer = tables().german_fire[shooter.type].prefer
-    less = [p for p in tied if not _rank(state, shooter, p).preferred]
+    less = [p for p in tied if not ranks[p.id].preferred]
     if b.preferred and less:
         why += f"; a {'/'.join(prefer)} is the {unit_name(shooter)}'s first choice over {names(less)}"
-        tied = [p for p in tied if _rank(state, shooter, p).preferred]
+        tied = [p for p in tied if ranks[p.id].preferred]
         if not tied:
             return best, why
-    fewer = [p for p in tied if _rank(state, shooter, p).crowd < b.crowd]
+    fewer = [p for p in tied if ranks[p.id].crowd < b.crowd]
     if fewer:
         why += f"; its hex holds the most American units ({b.crowd}), more than {names(fewer)}"
-        tied = [p for p in tied if _rank(state, shooter, p).crowd == b.crowd]
+        tied = [p for p in tied if ranks[p.id].crowd == b.crowd]
         if not tied:
             return best, why
     later = [p for p in tied if p.hex != best.hex]

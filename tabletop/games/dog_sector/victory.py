@@ -7,6 +7,8 @@ Knows nothing of when the game ends: that is the ruleset's ``outcome``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletop.engine.state import GameState
 
 from .procedures import GERMAN, Rank, section_hexes, tables
@@ -23,9 +25,17 @@ def section_cleared(state: GameState, section: str) -> bool:
     return True
 
 
+_cleared_memo: list[Any] = [None, -1, []]  # [map state, version, sections cleared]
+
+
 def sections_cleared(state: GameState) -> list[str]:
-    """The trench sections cleared, in the order of ``rules.yaml`` (section 1 first)."""
-    return [s for s in tables().artillery.sections if section_cleared(state, s)]
+    """The trench sections cleared, in the order of ``rules.yaml`` (section 1 first);
+    remembered until the map changes (the game's outcome asks after every action)."""
+    memo = _cleared_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        cleared = [s for s in tables().artillery.sections if section_cleared(state, s)]
+        memo[:] = [state.map, state.map.version, cleared]
+    return list(memo[2])
 
 
 def rank(cleared: int) -> Rank:
