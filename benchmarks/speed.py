@@ -61,4 +61,73 @@ def games(count: int = 10, seed: int = 1) -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    return {"games": games()}
+    return {"games": games(), "cold_viewshed": cold_viewshed()}
+
+
+_COLD = """
+import json, sys, time
+from benchmarks.los import hexutil_fov, random_map
+from tabletop.engine.freeplay import FreePlayPolicy
+from tabletop.engine.pieces import MapState
+from tabletop.engine.viewshed import viewshed
+size = int(sys.argv[1])
+state = MapState.of(random_map(size, 0.02, 1))
+policy = FreePlayPolicy.for_map(state)
+centre = state.board.grid.hex_at(size // 2, size // 2)
+start = time.process_time()
+first = viewshed(state, policy, centre)
+cold = time.process_time() - start
+start = time.process_time()
+second = viewshed(state, policy, centre)
+later = time.process_time() - start
+assert first == second
+start = time.process_time()
+fov = hexutil_fov(state.board, centre)
+theirs = time.process_time() - start if fov is not None else None
+print(json.dumps({"first": cold, "second": later, "hexutil": theirs, "visible": len(first)}))
+"""
+
+
+def _fresh_process(size: int, home: str) -> dict[str, Any]:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "TABLETOP_HOME": home, "PYTHONPATH": root}
+    done = subprocess.run(
+        [sys.executable, "-c", _COLD, str(size)],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cold_viewshed(size: int = 100) -> dict[str, Any]:
+    """The first viewshed in a fresh process on a ``size`` x ``size`` map with 2%
+    blocking hexes, from its centre (CPU seconds), against hexutil's field of view on
+    the same map in the same process: once with an empty cache folder (the first
+    process ever), once with the vector table the first one left there."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as home:
+        empty = _fresh_process(size, home)
+        kept = _fresh_process(size, home)
+    out: dict[str, Any] = {"map": f"{size} x {size}, 2% blocking", "visible": empty["visible"]}
+    out["first_viewshed_empty_cache_ms"] = round(empty["first"] * 1e3, 1)
+    out["second_viewshed_builds_table_ms"] = round(empty["second"] * 1e3, 1)
+    out["first_viewshed_table_on_disk_ms"] = round(kept["first"] * 1e3, 1)
+    out["later_viewshed_ms"] = round(kept["second"] * 1e3, 1)
+    if empty["hexutil"] is None:
+        out["hexutil"] = "not installed (pip install hexutil) - comparison skipped"
+        return out
+    hexutil = min(empty["hexutil"], kept["hexutil"])
+    out["hexutil_fov_ms"] = round(hexutil * 1e3, 1)
+    out["first_viewshed_empty_cache_vs_hexutil"] = round(empty["first"] / hexutil, 3)
+    out["first_viewshed_table_on_disk_vs_hexutil"] = round(kept["first"] / hexutil, 3)
+    return out

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
+
+import pytest
 
 from tabletop.board import Map, load_map
 from tabletop.engine.los import LosQuery, line_of_sight
@@ -104,3 +107,93 @@ def test_whole_verdicts_of_a_long_lived_policy_equal_a_fresh_ones() -> None:
             ):
                 fresh = dog_los.DogSectorPolicy(state.board)
                 assert line_of_sight(state, policy, query) == line_of_sight(state, fresh, query)
+
+
+# ---------------------------------------------------------------- item 3: no cold start
+
+
+def _tables_equal(a: object, b: object) -> bool:
+    import numpy as np
+
+    from tabletop.engine import fastview
+
+    assert isinstance(a, fastview.VectorTable) and isinstance(b, fastview.VectorTable)
+    rows = ("crossed", "corners", "run_a", "run_b")
+    return (
+        a.reach == b.reach
+        and np.array_equal(a.ids, b.ids)
+        and np.array_equal(a.head_q, b.head_q)
+        and np.array_equal(a.head_r, b.head_r)
+        and all(
+            np.array_equal(getattr(getattr(a, k), f), getattr(getattr(b, k), f))
+            for k in rows
+            for f in ("q", "r", "ptr")
+        )
+    )
+
+
+def test_a_vector_table_read_back_from_the_cache_folder_is_the_one_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19 item 3: the table a process writes to the user's cache folder is read
+    back array for array, by a table of that reach or any smaller one."""
+    from tabletop.engine import fastview, tablecache
+
+    monkeypatch.setattr(fastview, "_TABLES", {})
+    built = fastview._build(12)
+    written = tablecache.save(built)
+    assert written is not None and written.parent == tablecache.folder()
+    assert _tables_equal(tablecache.load(12), built)
+    assert _tables_equal(tablecache.load(7), built)  # a bigger table serves a smaller reach
+    assert tablecache.load(13) is None
+    assert _tables_equal(fastview.vector_table(10, build=False), built)
+
+
+def test_a_cache_file_of_another_layout_or_broken_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The version check: a file written by another table layout (TABLE_FORMAT) or cut
+    short is never read as a table; the next build writes a good one over it."""
+    from tabletop.engine import fastview, tablecache
+
+    monkeypatch.setattr(fastview, "_TABLES", {})
+    built = fastview._build(5)
+    tablecache.save(built)
+    monkeypatch.setattr(fastview, "TABLE_FORMAT", fastview.TABLE_FORMAT + 1)
+    assert tablecache.load(5) is None  # another layout's file name and stamp
+    tablecache.path(5).parent.mkdir(parents=True, exist_ok=True)
+    tablecache.path(5).write_bytes(b"PK broken")
+    assert tablecache.load(5) is None
+    assert _tables_equal(fastview.vector_table(5), built)  # rebuilt
+    assert _tables_equal(tablecache.load(5), built)  # and written over the broken file
+
+
+def test_the_first_viewshed_without_a_table_equals_line_of_sight_hex_by_hex(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The first viewshed of a process with no table anywhere works out only its own
+    lines; its verdicts are those of the table path and of single queries, under every
+    grazing rule, on random maps."""
+    from benchmarks.los import random_map
+    from tabletop.engine import fastview
+    from tabletop.engine.freeplay import FreePlayPolicy
+    from tabletop.engine.viewshed import viewshed
+
+    rng = random.Random(5)
+    for grazing in ("both", "either", "never"):
+        board = random_map(14, 0.25, rng.randrange(1000))
+        state = MapState.of(board)
+        policy = FreePlayPolicy.for_map(state)
+        policy.grazing = grazing  # type: ignore[misc]
+        source = rng.choice(board.grid.hexes())
+        monkeypatch.setenv("TABLETOP_HOME", str(tmp_path / grazing))  # an empty cache folder
+        monkeypatch.setattr(fastview, "_TABLES", {})
+        monkeypatch.setattr(fastview, "_asked", [0])
+        first = viewshed(state, policy, source)
+        assert not fastview._TABLES  # no table was built for it
+        again = viewshed(state, policy, source)
+        assert fastview._TABLES  # the second one built it
+        assert first == again
+        for h in board.grid.hexes():
+            if h == source:
+                continue
+            single = line_of_sight(state, policy, LosQuery(source, h)).result
+            assert first.get(h, "blocked") == single
