@@ -197,3 +197,55 @@ def test_the_first_viewshed_without_a_table_equals_line_of_sight_hex_by_hex(
                 continue
             single = line_of_sight(state, policy, LosQuery(source, h)).result
             assert first.get(h, "blocked") == single
+
+
+# ------------------------------------------------------------ item 2: many lines at once
+
+
+@pytest.mark.parametrize("grazing", ["both", "either", "never"])
+def test_sight_lines_equal_single_queries_pair_by_pair(grazing: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19 item 2: the batch verdicts (many sources and targets, in one call) are
+    ``line_of_sight(...).result`` of each pair, with hindering and blocking terrain,
+    every grazing rule, lines of length 0, and lines longer than the table (asked one
+    by one)."""
+    from benchmarks.los import random_map
+    from tabletop.engine import fastview
+    from tabletop.engine.freeplay import FreePlayPolicy
+    from tabletop.engine.viewshed import sight_from, sight_lines
+
+    rng = random.Random(11)
+    board = random_map(24, 0.2, 4)
+    state = MapState.of(board)
+    policy = FreePlayPolicy.for_map(state)
+    policy.grazing = grazing  # type: ignore[assignment]
+    hexes = board.grid.hexes()
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(1500)]
+    pairs += [(h, h) for h in hexes[:5]]
+    monkeypatch.setattr(fastview, "TABLE_REACH", 15)  # some lines beyond the table
+    got = sight_lines(state, policy, pairs)
+    want = [line_of_sight(state, policy, LosQuery(a, b)).result for a, b in pairs]
+    assert got == want
+    assert {"clear", "hindered", "blocked"} <= set(want) or {"clear", "blocked"} <= set(want)
+    source = hexes[40]
+    assert sight_from(state, policy, source, hexes) == [
+        line_of_sight(state, policy, LosQuery(source, h)).result for h in hexes
+    ]
+
+
+def test_sight_lines_of_a_rule_system_with_whole_line_rules_are_its_single_verdicts() -> None:
+    """A policy with whole-line rules (DOG SECTOR's sections and screens) is asked one
+    line at a time: the batch still equals its single queries; an end off the map is
+    refused before any line is judged."""
+    from tabletop.engine.viewshed import sight_lines
+    from tabletop.hexgrid import Hex
+
+    rng = random.Random(2)
+    state = random_map(rng)
+    policy = dog_los.DogSectorPolicy(board())
+    hexes = board().grid.hexes()
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(300)]
+    assert sight_lines(state, policy, pairs) == [
+        line_of_sight(state, policy, LosQuery(a, b)).result for a, b in pairs
+    ]
+    with pytest.raises(ValueError, match="not on the map"):
+        sight_lines(state, policy, [*pairs, (Hex(-50, 0), hexes[0])])
