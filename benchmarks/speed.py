@@ -60,10 +60,6 @@ def games(count: int = 10, seed: int = 1) -> dict[str, Any]:
     }
 
 
-def run() -> dict[str, Any]:
-    return {"games": games(), "cold_viewshed": cold_viewshed(), "batch_los": batch_los()}
-
-
 _COLD = """
 import json, sys, time
 from benchmarks.los import hexutil_fov, random_map
@@ -201,3 +197,64 @@ def batch_los(size: int = 100, queries: int = 2000, seed: int = 1) -> dict[str, 
         "batch_speedup_vs_single_queries": round(one / ours, 1),
         "batch_equal_to_single_queries": True,
     }
+
+
+def jobs_scaling(games: int = 8, seed: int = 1) -> dict[str, Any]:
+    """``tabletop sim --jobs N``: wall seconds of the same DOG SECTOR run (``games`` a
+    group, three groups) in one process and in two, alternated twice and the best of
+    each kept; the figures are checked equal. The machine's load average is reported
+    with them: on a shared machine two processes cannot scale past the cores left, so
+    the CPU seconds of each run (workers included) are given too, and the speedup two
+    idle cores would allow (twice the one-process CPU over the two-process CPU)."""
+    import os
+
+    from tabletop import sim
+
+    def strip(report: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in report.items() if k != "seconds"}
+
+    def cpu() -> float:  # this process and its finished workers
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    best = {1: float("inf"), 2: float("inf")}
+    work = {1: float("inf"), 2: float("inf")}
+    reports: dict[int, dict[str, Any]] = {}
+    load = os.getloadavg()[0]
+    for _ in range(2):
+        for jobs in (1, 2):
+            start, used = time.perf_counter(), cpu()
+            reports[jobs] = strip(sim.simulate("dog-sector", games, seed, jobs=jobs))
+            best[jobs] = min(best[jobs], time.perf_counter() - start)
+            work[jobs] = min(work[jobs], cpu() - used)
+    assert reports[1] == reports[2], "--jobs 2 changed the figures"
+    return {
+        "games": 3 * games,
+        "cores": os.cpu_count(),
+        "load_average_before": round(load, 2),
+        "load_average_after": round(os.getloadavg()[0], 2),
+        "one_process_s": round(best[1], 2),
+        "two_processes_s": round(best[2], 2),
+        "speedup_two_vs_one": round(best[1] / best[2], 2),
+        "cpu_seconds_one_process": round(work[1], 2),
+        "cpu_seconds_two_processes": round(work[2], 2),
+        # the speedup two idle cores would give: the work is split, not grown
+        "speedup_bound_on_idle_cores": round(2 * work[1] / work[2], 2),
+    }
+
+
+def run() -> dict[str, Any]:
+    """Every issue 19 figure, each part announced on stderr as it starts (stdout is JSON)."""
+    import sys
+
+    parts = (
+        ("games", games, "DOG SECTOR games per CPU-second (10 games)"),
+        ("cold_viewshed", cold_viewshed, "first viewshed in fresh processes"),
+        ("batch_los", batch_los, "2,000 lines at once"),
+        ("jobs", jobs_scaling, "sim --jobs 1 and 2 (24 games, twice each)"),
+    )
+    out: dict[str, Any] = {}
+    for i, (key, part, what) in enumerate(parts, start=1):
+        print(f"  speed {i}/{len(parts)}: {what} ...", file=sys.stderr, flush=True)
+        out[key] = part()
+    return out
