@@ -202,6 +202,18 @@ _fields: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _FIELDS_KEPT = 4096
 
 
+_layout_memo: list[Any] = [None, -1, None, None]  # [map state, version, germans, obstacles]
+
+
+def _layout(state: GameState) -> tuple[list[Piece], dict[Hex, frozenset[str]]]:
+    """The German units and the live obstacles, remembered until the map changes (a unit
+    that stays asks again on the same map as the unit before it)."""
+    memo = _layout_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        memo[:] = [state.map, state.map.version, _germans(state), _obstacles(state)]
+    return list(memo[2]), memo[3]
+
+
 def _germans(state: GameState) -> list[Piece]:
     return sorted(
         (p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN), key=lambda p: p.id
@@ -405,10 +417,9 @@ class AmericanAutoplayer:
         held = unit.status & (move_tables().cannot_move | american.tables().held_by)
         if held:
             return None
-        germans = _germans(state)
+        germans, obstacles = _layout(state)
         if not germans:
             return None
-        obstacles = _obstacles(state)
         dist = _field(state, b, unit.type, germans, obstacles)
         if unit.type == CE and plan.clears.get(unit.id, 0) < MAX_CLEARS:
             action = self._clear(state, b, unit, obstacles, dist)
