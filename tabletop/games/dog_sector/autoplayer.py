@@ -44,7 +44,6 @@ game, for ``tabletop sim``; ``SIM_BY`` names the option a simulation compares by
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -304,9 +303,8 @@ def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
 def _dijkstra(b: _Board, unit_type: str, goals: frozenset[Hex], blocked: set[Hex],
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
     """The AP field itself: the nearest goal from each hex, entering a hex costing its
-    terrain plus its obstacles' extra. Hexes are numbered in label order, so the
-    search visits them as the label-ordered search did (the distances do not depend on
-    that order anyway)."""
+    terrain plus its obstacles' extra (hexes numbered in label order; the distances do
+    not depend on the order a search visits them in)."""
     index = b.index
     enter = [b.cost[h] for h in b.hexes]
     for h, kinds in obstacles.items():
@@ -315,24 +313,31 @@ def _dijkstra(b: _Board, unit_type: str, goals: frozenset[Hex], blocked: set[Hex
     for h in blocked:
         if h in index:
             enter[index[h]] = -1
+    # Dial's search: AP are small whole numbers, so buckets by distance replace the heap
     dist = [FAR] * len(b.hexes)
-    heap = sorted((0, index[h]) for h in goals)
-    for _, i in heap:
+    buckets: list[list[int]] = [sorted(index[h] for h in goals)]
+    for i in buckets[0]:
         dist[i] = 0
     around = b.around_index
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        d, i = pop(heap)
-        if d != dist[i]:
-            continue
-        step = enter[i]
-        if step < 0:
-            continue
-        nd = d + step  # from a neighbour into h
-        for n in around[i]:
-            if enter[n] >= 0 and nd < dist[n]:
-                dist[n] = nd
-                push(heap, (nd, n))
+    c = -1
+    while c + 1 < len(buckets):
+        c += 1
+        bucket = buckets[c]
+        k = 0
+        while k < len(bucket):  # a zero-cost step appends to the bucket being read
+            i = bucket[k]
+            k += 1
+            step = enter[i]
+            if dist[i] != c or step < 0:
+                continue
+            nd = c + step  # from a neighbour into h
+            for n in around[i]:
+                if enter[n] >= 0 and nd < dist[n]:
+                    dist[n] = nd
+                    if nd >= len(buckets):
+                        buckets.extend([] for _ in range(nd + 1 - len(buckets)))
+                    buckets[nd].append(n)
+        buckets[c] = []
     hexes = b.hexes
     return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
 

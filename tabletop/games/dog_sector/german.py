@@ -126,7 +126,8 @@ def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]
     policy = _los_policy(board)
     h = hits.tables()
     out: list[tuple[Piece, str | None]] = []
-    for target in sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id)):
+    targets = sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id))
+    for target, blocking in zip(targets, policy.fire_blocking_all(state.map, shooter, targets), strict=True):
         reasons = []
         if state.marked(h.targeted_mark, target.id):
             reasons.append(
@@ -134,7 +135,7 @@ def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]
             )
         elif target.has(h.pinned_status):
             reasons.append("pinned down: cannot be targeted again this turn (phase 4)")
-        reasons.extend(f"{f.cause} ({f.rule})" for f in policy.fire_blocking(state.map, shooter, target))
+        reasons.extend(f"{f.cause} ({f.rule})" for f in blocking)
         out.append((target, "; ".join(reasons) if reasons else None))
     return out
 

@@ -403,37 +403,51 @@ class DogSectorPolicy(BasePolicy):
         sides, types and hexes, the blocking units on the hexes the line crosses or
         grazes, and the screening units at the target and on the crossed hexes next to
         it (issue 19: bots and refusals ask the same pairs turn after turn)."""
+        return self.fire_blocking_all(state, viewer, [target])[0]
+
+    def fire_blocking_all(
+        self, state: MapState, viewer: Piece, targets: Sequence[Piece]
+    ) -> list[tuple[Finding, ...]]:
+        """``fire_blocking`` of ``viewer`` at each of ``targets``, in order (the map's
+        tables read once for them all: phase 4 asks every American unit)."""
         if state.board is not self._memo_board:
             self._fire_memo.clear()
             self._section_memo.clear()
             self._rules_memo.clear()
             self._memo_board = state.board
-        key = self._fire_key(state, viewer, target)
-        found = self._fire_memo.get(key)
-        if found is None:
-            if len(self._fire_memo) >= _FIRE_MEMO_KEPT:
-                self._fire_memo.clear()
-            query = LosQuery(viewer.hex, target.hex, viewer=viewer, target_piece=target)
-            found = self._fire_memo[key] = line_of_sight(state, self, query).blocking
-        return found
-
-    def _fire_key(self, state: MapState, viewer: Piece, target: Piece) -> tuple[Any, ...]:
-        src, tgt = viewer.hex, target.hex
-        dq, dr = tgt.q - src.q, tgt.r - src.r
-        line, screens = _line_sets.get((dq, dr)) or _line_set(dq, dr)
+        src = viewer.hex
         aq, ar = src
-        # the few hexes that hold a blocker or a screen, those the line reads: fewer
-        # lookups than walking the line
-        blockers = tuple(
-            [(h, ob) for h, ob in self.static_obstacles(state).items() if (h[0] - aq, h[1] - ar) in line]
-        )
-        screening: tuple[Any, ...] = ()
+        blocking = list(self.static_obstacles(state).items())
+        screening: list[tuple[Hex, Any]] = []
         unit = self.data.sides[viewer.side].units.get(viewer.type) if viewer.side in self.data.sides else None
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
-            screening = tuple(
-                [(h, u) for h, u in self._screening(state).items() if (h[0] - aq, h[1] - ar) in screens]
+            screening = list(self._screening(state).items())
+        memo = self._fire_memo
+        out = []
+        for target in targets:
+            tgt = target.hex
+            dq, dr = tgt.q - aq, tgt.r - ar
+            line, screens = _line_sets.get((dq, dr)) or _line_set(dq, dr)
+            # the few hexes that hold a blocker or a screen, those the line reads: fewer
+            # lookups than walking the line
+            key = (
+                viewer.side,
+                viewer.type,
+                src,
+                target.side,
+                target.type,
+                tgt,
+                tuple([(h, ob) for h, ob in blocking if (h[0] - aq, h[1] - ar) in line]),
+                tuple([(h, u) for h, u in screening if (h[0] - aq, h[1] - ar) in screens]),
             )
-        return (viewer.side, viewer.type, src, target.side, target.type, tgt, blockers, screening)
+            found = memo.get(key)
+            if found is None:
+                if len(memo) >= _FIRE_MEMO_KEPT:
+                    memo.clear()
+                query = LosQuery(src, tgt, viewer=viewer, target_piece=target)
+                found = memo[key] = line_of_sight(state, self, query).blocking
+            out.append(found)
+        return out
 
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
         """Hex -> the (id, type) of its units of a screening type, in the hex's order:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.board import Map
 from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex
 
 from .procedures import GERMAN, Rank, section_hexes, tables
 
@@ -18,11 +20,22 @@ TRENCH = "trench"
 
 def section_cleared(state: GameState, section: str) -> bool:
     """Whether no trench hex of ``section`` holds a German unit."""
-    board = state.board
-    for h in section_hexes(board, section):
-        if board.terrain[h] == TRENCH and any(p.side == GERMAN for p in state.map.units_at(h)):
+    for h in _trenches(state.board, section):
+        if any(p.side == GERMAN for p in state.map.units_at(h)):
             return False
     return True
+
+
+_trench_memo: dict[tuple[int, str], tuple[Map, tuple[Hex, ...]]] = {}
+
+
+def _trenches(board: Map, section: str) -> tuple[Hex, ...]:
+    """The trench hexes of ``section``, remembered per map (asked after every action)."""
+    found = _trench_memo.get((id(board), section))
+    if found is None or found[0] is not board:
+        hexes = tuple(h for h in section_hexes(board, section) if board.terrain[h] == TRENCH)
+        found = _trench_memo[(id(board), section)] = (board, hexes)
+    return found[1]
 
 
 _cleared_memo: list[Any] = [None, -1, []]  # [map state, version, sections cleared]
