@@ -290,26 +290,28 @@ def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
     if cached is not None:
         return cached
     goals = _goals(b, unit_type, germans)
-    key = (id(b.board), unit_type, goals, frozenset(g.hex for g in germans), layout[3])
+    # the search reads a unit type only through what its obstacles add: types that
+    # want the same hexes and pay the same share one field
+    extras = {h: _extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
+    key = (id(b.board), goals, frozenset(g.hex for g in germans), frozenset(extras.items()))
     dist = _fields.get(key)
     if dist is None:
-        dist = _dijkstra(b, unit_type, goals, {g.hex for g in germans}, obstacles)
+        dist = _dijkstra(b, goals, {g.hex for g in germans}, extras)
     if len(_fields) >= _FIELDS_KEPT:
         _fields.clear()
     _fields[key] = _fields[layout] = dist
     return dist
 
 
-def _dijkstra(b: _Board, unit_type: str, goals: frozenset[Hex], blocked: set[Hex],
-              obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
+def _dijkstra(b: _Board, goals: frozenset[Hex], blocked: set[Hex], extras: dict[Hex, int]) -> dict[Hex, int]:
     """The AP field itself: the nearest goal from each hex, entering a hex costing its
     terrain plus its obstacles' extra (hexes numbered in label order; the distances do
     not depend on the order a search visits them in)."""
     index = b.index
     enter = [b.cost[h] for h in b.hexes]
-    for h, kinds in obstacles.items():
-        if kinds and h in index:
-            enter[index[h]] += _extra(unit_type, kinds) or 0
+    for h, extra in extras.items():
+        if h in index:
+            enter[index[h]] += extra
     for h in blocked:
         if h in index:
             enter[index[h]] = -1

@@ -45,7 +45,7 @@ from tabletop.engine.los import (
     Obstacle,
     Severity,
     StaticObstacles,
-    line_of_sight,
+    blocking_findings,
 )
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, Hexside, distance, neighbors, relative_traversal
@@ -445,7 +445,7 @@ class DogSectorPolicy(BasePolicy):
                 if len(memo) >= _FIRE_MEMO_KEPT:
                     memo.clear()
                 query = LosQuery(src, tgt, viewer=viewer, target_piece=target)
-                found = memo[key] = line_of_sight(state, self, query).blocking
+                found = memo[key] = blocking_findings(state, self, query)
             out.append(found)
         return out
 
