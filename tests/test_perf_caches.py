@@ -147,6 +147,9 @@ def test_a_vector_table_read_back_from_the_cache_folder_is_the_one_built(
     assert _tables_equal(tablecache.load(7), built)  # a bigger table serves a smaller reach
     assert tablecache.load(13) is None
     assert _tables_equal(fastview.vector_table(10, build=False), built)
+    bigger = fastview._build(14)
+    tablecache.save(bigger)  # replaces the smaller one: one table in the folder
+    assert [p.name for p in tablecache.folder().glob("*.npz")] == [tablecache.path(14).name]
 
 
 def test_a_cache_file_of_another_layout_or_broken_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,8 @@ item 3, no cold start). The folder is ``$TABLETOP_HOME/cache`` when TABLETOP_HOM
 else ``$XDG_CACHE_HOME/tabletop`` (``~/.cache/tabletop``). A file names its layout
 (``fastview.TABLE_FORMAT``) and reach, and holds both again, checked on reading with the
 arrays' shapes; a file that does not fit is ignored and rebuilt over. Writing is
-atomic (a temporary file renamed into place), and a folder that cannot be written only
+atomic (a temporary file renamed into place); a table replaces the files of smaller
+reaches and other layouts, so the folder holds one. A folder that cannot be written only
 means the table is built again next time.
 """
 
@@ -106,6 +107,16 @@ def save(table: VectorTable) -> Path | None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        _drop_covered(table.reach)
     except OSError:
         return None
     return target
+
+
+def _drop_covered(reach: int) -> None:
+    """Remove the files this one makes useless (smaller reaches, other layouts): the
+    folder keeps one table, never one per reach ever asked."""
+    for p in folder().glob("vectors-v*-r*.npz"):
+        have = _reach_of(p)
+        if not p.name.startswith(f"vectors-v{_format()}-") or (have is not None and have < reach):
+            p.unlink(missing_ok=True)
