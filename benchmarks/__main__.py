@@ -14,13 +14,14 @@ import sys
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is JSON
 
-from benchmarks import frames, game, idle, los, reach, traversal
+from benchmarks import frames, game, idle, los, reach, speed, traversal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument(
-        "--only", choices=("traversal", "los", "reach", "frames", "idle", "game"), help="run one benchmark (default: all)"
+        "--only", choices=("traversal", "los", "reach", "frames", "idle", "game", "speed"),
+        help="run one benchmark (default: all)",
     )
     parser.add_argument(
         "--range", type=int, default=100, help="largest vector length for traversal (default 100)"
@@ -46,6 +47,9 @@ def main() -> int:
     if args.only in (None, "game"):
         print("game: DOG SECTOR games by the autoplayer, with and without the log's snapshots ...", file=sys.stderr)
         result["game"] = game.run()
+    if args.only in (None, "speed"):
+        print("speed: games per CPU-second, batch lines, cold viewsheds (issue 19) ...", file=sys.stderr)
+        result["speed"] = speed.run()
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

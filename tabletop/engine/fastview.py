@@ -25,6 +25,7 @@ import numpy as np
 
 from tabletop.hexgrid import Hex, RectGrid
 
+from . import tablecache
 from .los import GrazeRule, Obstacle
 
 _LEVEL = {"hinder": 1, "block": 2}
@@ -63,16 +64,26 @@ HEAD = 6  # crossed hexes per line read in the first, dense pass
 #: Longest vector (in hexes) a kept table covers. A table grows as the cube of its reach
 #: (about 20 MB at 100); beyond it each viewshed works its lines out as it goes.
 TABLE_REACH = 100
+#: The layout of a table file in the cache folder: a file of another layout is ignored
+#: (and rebuilt over). Bump it whenever ``_build`` or ``VectorTable`` changes.
+TABLE_FORMAT = 1
 
 
-def vector_table(reach: int) -> VectorTable:
-    """The table for vectors up to ``reach`` (built once, then shared)."""
+def vector_table(reach: int, build: bool = True) -> VectorTable | None:
+    """The table for vectors up to ``reach``: kept in memory once made, else read from
+    the user's cache folder (``tablecache``), else built (and written there) unless
+    ``build`` is False (then None)."""
     for have, table in _TABLES.items():
         if have >= reach:
             return table
-    table = _build(reach)
+    table = tablecache.load(reach)
+    if table is None:
+        if not build:
+            return None
+        table = _build(reach)
+        tablecache.save(table)
     _TABLES.clear()
-    _TABLES[reach] = table
+    _TABLES[table.reach] = table
     return table
 
 
@@ -197,7 +208,10 @@ def fast_viewshed(
     reach = int(max(np.abs(dq).max(), np.abs(dr).max(), np.abs(dq + dr).max()))
     if reach > TABLE_REACH:
         return _streamed(effects, grazing, source, dq, dr)
-    table = vector_table(reach)
+    table = vector_table(reach, build=_asked[0] > 0)
+    _asked[0] += 1
+    if table is None:  # the first viewshed of a process with no table at hand: only its own lines
+        return _streamed(effects, grazing, source, dq, dr)
     vids = table.ids[dq + table.reach, dr + table.reach].astype(np.int64)
     worst = _crossed_worst(table, vids, source, effects)
     open_lines = np.nonzero(worst < 2)[0]  # grazes can only matter where nothing blocks yet
@@ -212,6 +226,12 @@ def fast_viewshed(
         extra = _both_sides(table, sub, source, effects)
     worst[open_lines] = np.maximum(worst[open_lines], extra)
     return worst
+
+
+#: Viewsheds asked of the table path in this process: the first one with no table in
+#: memory or in the cache folder works out only its own lines (no cold start, issue 19
+#: item 3); the next builds the table, for every later one.
+_asked = [0]
 
 
 _HEAD_FLAT: dict[tuple[int, int], np.ndarray] = {}
@@ -467,3 +487,55 @@ def _raise_to(level: np.ndarray, vector: np.ndarray, seen: np.ndarray) -> None:
     starts = np.flatnonzero(np.concatenate(([True], vector[1:] != vector[:-1])))
     owners = vector[starts]
     level[owners] = np.maximum(level[owners], np.maximum.reduceat(seen, starts).astype(np.int8))
+
+
+def fast_lines(
+    effects: EffectGrid,
+    grazing: GrazeRule,
+    sq: np.ndarray,
+    sr: np.ndarray,
+    tq: np.ndarray,
+    tr: np.ndarray,
+    table: VectorTable,
+) -> np.ndarray:
+    """Effect level (0 clear, 1 hindered, 2 blocked) of many lines at once, each from its
+    own source (``sq``, ``sr``) to its own target (``tq``, ``tr``), every vector within
+    ``table.reach``: the rows of the lines' vectors gathered end to end, offset by each
+    line's source, then one maximum per line (and the grazes, as ``fast_viewshed``)."""
+    vids = table.ids[tq - sq + table.reach, tr - sr + table.reach].astype(np.int64)
+    oq, orr = sq - effects.q0, sr - effects.r0
+    worst = _rows_worst(table.crossed, vids, oq, orr, effects)
+    open_lines = np.nonzero(worst < 2)[0]
+    if len(open_lines) == 0 or grazing == "never":
+        return worst
+    sub, q, r = vids[open_lines], oq[open_lines], orr[open_lines]
+    if grazing == "either":
+        extra = np.zeros(len(sub), dtype=np.int8)
+        for rag in (table.corners, table.run_a, table.run_b):
+            np.maximum(extra, _rows_worst(rag, sub, q, r, effects), out=extra)
+    else:
+        a, b = table.run_a, table.run_b  # rows in step
+        starts = a.ptr[sub]
+        lengths = a.ptr[sub + 1] - starts
+        idx, first = _spans(starts, lengths)
+        line = np.repeat(np.arange(len(sub)), lengths)
+        weaker = np.minimum(
+            effects.levels[a.q[idx] + q[line], a.r[idx] + r[line]],
+            effects.levels[b.q[idx] + q[line], b.r[idx] + r[line]],
+        )
+        extra = _row_max(weaker, first, lengths)
+    worst[open_lines] = np.maximum(worst[open_lines], extra)
+    return worst
+
+
+def _rows_worst(
+    rag: _Ragged, vids: np.ndarray, oq: np.ndarray, orr: np.ndarray, effects: EffectGrid
+) -> np.ndarray:
+    """For each line, the worst effect level along its vector's row placed at its own
+    source (grid offsets ``oq``, ``orr``); 0 for an empty row."""
+    starts = rag.ptr[vids]
+    lengths = rag.ptr[vids + 1] - starts
+    idx, first = _spans(starts, lengths)
+    line = np.repeat(np.arange(len(vids)), lengths)
+    lv = effects.levels[rag.q[idx] + oq[line], rag.r[idx] + orr[line]]
+    return _row_max(lv, first, lengths)

@@ -288,6 +288,35 @@ def ground_level(state: MapState, h: Hex, piece: Piece | None) -> int:
 
 def line_of_sight(state: MapState, policy: LosPolicy, query: LosQuery) -> LosResult:
     """Judge one line of sight. ValueError if either end is off the map."""
+    ctx, final = _judged(state, policy, query)
+    blocking = tuple([f for f in final if f.severity == "block"])
+    hindrances = tuple([f for f in final if f.severity == "hinder"])
+    modifiers = tuple([f for f in final if f.severity == "modifier"])
+    notes = tuple([f for f in final if f.severity == "note"])
+    verdict: Verdict = "blocked" if blocking else "hindered" if hindrances else "clear"
+    return LosResult(
+        query,
+        policy.name,
+        ctx.range,
+        verdict,
+        ctx.relative,
+        blocking,
+        hindrances,
+        modifiers,
+        notes,
+        ctx.source_level,
+        ctx.target_level,
+    )
+
+
+def blocking_findings(state: MapState, policy: LosPolicy, query: LosQuery) -> tuple[Finding, ...]:
+    """``line_of_sight(state, policy, query).blocking`` without the rest of the verdict
+    (a rule system asking only whether, and why, a line is blocked: issue 19)."""
+    return tuple([f for f in _judged(state, policy, query)[1] if f.severity == "block"])
+
+
+def _judged(state: MapState, policy: LosPolicy, query: LosQuery) -> tuple[LineContext, list[Finding]]:
+    """The query's geometry and its final findings, ordered along the line."""
     grid = state.board.grid
     source, target = query.source, query.target
     if not grid.contains(source):
@@ -315,24 +344,7 @@ def line_of_sight(state: MapState, policy: LosPolicy, query: LosQuery) -> LosRes
     final = final + policy.end_modifiers(state, ctx)
     if len(final) > 1:
         final.sort(key=_along)
-    blocking = tuple([f for f in final if f.severity == "block"])
-    hindrances = tuple([f for f in final if f.severity == "hinder"])
-    modifiers = tuple([f for f in final if f.severity == "modifier"])
-    notes = tuple([f for f in final if f.severity == "note"])
-    verdict: Verdict = "blocked" if blocking else "hindered" if hindrances else "clear"
-    return LosResult(
-        query,
-        policy.name,
-        ctx.range,
-        verdict,
-        rel,
-        blocking,
-        hindrances,
-        modifiers,
-        notes,
-        src_level,
-        tgt_level,
-    )
+    return ctx, final
 
 
 def _along(f: Finding) -> tuple[float, int]:

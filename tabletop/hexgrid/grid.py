@@ -7,6 +7,7 @@ label style (first column/row number, zero padding). Knows nothing of terrain.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .coords import Hex
 from .layout import Layout, Orientation, check_orientation
@@ -104,10 +105,12 @@ class RectGrid:
         return offset_to_axial(self.offset, col, row)
 
     def hexes(self) -> list[Hex]:
-        """Every hex on the map, column by column (label order)."""
-        return [
-            offset_to_axial(self.offset, col, row) for col in range(self.columns) for row in range(self.rows)
-        ]
+        """Every hex on the map, column by column (label order); a new list each time,
+        copied from one kept per grid shape (a viewshed, its policy and the window each
+        ask), unless the map is too big to keep a second copy of."""
+        if self.columns * self.rows > KEEP_HEXES:
+            return _hexes_of(self.offset, self.columns, self.rows)
+        return list(_kept_hexes(self.offset, self.columns, self.rows))
 
     def label(self, h: Hex) -> str:
         """The printed label of ``h`` (LabelError if it is off the map)."""
@@ -127,3 +130,16 @@ class RectGrid:
                 f"rows {lf.format(0, 0)[lf.digits :]}-{lf.format(0, self.rows - 1)[lf.digits :]}"
             )
         return offset_to_axial(self.offset, col, row)
+
+
+#: Grids up to this many hexes keep their list of hexes (about 1.5 MB at 20,000).
+KEEP_HEXES = 40_000
+
+
+def _hexes_of(offset: OffsetSystem, columns: int, rows: int) -> list[Hex]:
+    return [offset_to_axial(offset, col, row) for col in range(columns) for row in range(rows)]
+
+
+@lru_cache(maxsize=4)
+def _kept_hexes(offset: OffsetSystem, columns: int, rows: int) -> tuple[Hex, ...]:
+    return tuple(_hexes_of(offset, columns, rows))

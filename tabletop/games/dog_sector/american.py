@@ -600,9 +600,9 @@ def _why_not_fire(state: GameState, unit: Piece, action: Action) -> str | None:
         return f"{_named(target)} was hit this turn and cannot be targeted again ({t.fire_rule})"
     if not line.may_target(target.type):
         return f"a {unit.type} fires at {line.targets_text()} only, not a {target.type} ({t.fire_table})"
-    result = _los(state, unit, target)
-    if result.result == "blocked":
-        return "; ".join(_finding_text(state, f.cause, f.hex, f.rule) for f in result.blocking)
+    blocking = _los_policy(state.board).fire_blocking(state.map, unit, target)
+    if blocking:
+        return "; ".join(_finding_text(state, f.cause, f.hex, f.rule) for f in blocking)
     return None
 
 

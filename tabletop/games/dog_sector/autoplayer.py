@@ -44,7 +44,6 @@ game, for ``tabletop sim``; ``SIM_BY`` names the option a simulation compares by
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -122,6 +121,8 @@ class _Board:
     swamped: dict[Hex, bool]  # swamping may hit it (phase 2)
     labels: dict[Hex, str]
     geometry: dict[tuple[str, Hex, str], frozenset[Hex]] = field(default_factory=dict)
+    index: dict[Hex, int] = field(default_factory=dict)  # position in ``hexes``
+    around_index: tuple[tuple[int, ...], ...] = ()  # ``around`` by position
 
 
 _boards: dict[int, _Board] = {}
@@ -161,7 +162,9 @@ def _board(board: Map) -> _Board:
             for h in hexes
         },
         labels={h: board.label(h) for h in hexes},
+        index={h: i for i, h in enumerate(hexes)},
     )
+    made.around_index = tuple(tuple(made.index[n] for n in around[h]) for h in hexes)
     _boards[id(board)] = made
     return made
 
@@ -196,6 +199,18 @@ def _firing_hexes(b: _Board, unit_type: str, target: Piece) -> frozenset[Hex]:
 
 _fields: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _FIELDS_KEPT = 4096
+
+
+_layout_memo: list[Any] = [None, -1, None, None]  # [map state, version, germans, obstacles]
+
+
+def _layout(state: GameState) -> tuple[list[Piece], dict[Hex, frozenset[str]]]:
+    """The German units and the live obstacles, remembered until the map changes (a unit
+    that stays asks again on the same map as the unit before it)."""
+    memo = _layout_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        memo[:] = [state.map, state.map.version, _germans(state), _obstacles(state)]
+    return list(memo[2]), memo[3]
 
 
 def _germans(state: GameState) -> list[Piece]:
@@ -265,38 +280,68 @@ def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
            obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
     """AP (with penalties) from each hex to the nearest goal hex of ``unit_type``;
     remembered per German layout and obstacle layout."""
-    goals = _goals(b, unit_type, germans)
-    key = (id(b.board), unit_type, goals, frozenset(g.hex for g in germans), frozenset(obstacles.items()))
-    cached = _fields.get(key)
+    layout = (
+        id(b.board),
+        unit_type,
+        frozenset((g.hex, g.type) for g in germans),
+        frozenset(obstacles.items()),
+    )
+    cached = _fields.get(layout)
     if cached is not None:
         return cached
-    blocked = {g.hex for g in germans}
-    enter = {}
-    for h in b.hexes:
-        if h in blocked:
-            continue
-        kinds = obstacles.get(h)
-        enter[h] = b.cost[h] + (_extra(unit_type, kinds) or 0 if kinds else 0)
-    dist: dict[Hex, int] = {h: 0 for h in goals}
-    heap = [(0, b.board.label(h), h) for h in goals]
-    heapq.heapify(heap)
-    label = b.board.label
-    while heap:
-        d, _, h = heapq.heappop(heap)
-        if d != dist.get(h):
-            continue
-        step = enter.get(h)
-        if step is None:
-            continue
-        nd = d + step  # from a neighbour into h
-        for n in b.around[h]:
-            if n in enter and nd < dist.get(n, FAR):
-                dist[n] = nd
-                heapq.heappush(heap, (nd, label(n), n))
+    goals = _goals(b, unit_type, germans)
+    # the search reads a unit type only through what its obstacles add: types that
+    # want the same hexes and pay the same share one field
+    extras = {h: _extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
+    key = (id(b.board), goals, frozenset(g.hex for g in germans), frozenset(extras.items()))
+    dist = _fields.get(key)
+    if dist is None:
+        dist = _dijkstra(b, goals, {g.hex for g in germans}, extras)
     if len(_fields) >= _FIELDS_KEPT:
         _fields.clear()
-    _fields[key] = dist
+    _fields[key] = _fields[layout] = dist
     return dist
+
+
+def _dijkstra(b: _Board, goals: frozenset[Hex], blocked: set[Hex], extras: dict[Hex, int]) -> dict[Hex, int]:
+    """The AP field itself: the nearest goal from each hex, entering a hex costing its
+    terrain plus its obstacles' extra (hexes numbered in label order; the distances do
+    not depend on the order a search visits them in)."""
+    index = b.index
+    enter = [b.cost[h] for h in b.hexes]
+    for h, extra in extras.items():
+        if h in index:
+            enter[index[h]] += extra
+    for h in blocked:
+        if h in index:
+            enter[index[h]] = -1
+    # Dial's search: AP are small whole numbers, so buckets by distance replace the heap
+    dist = [FAR] * len(b.hexes)
+    buckets: list[list[int]] = [sorted(index[h] for h in goals)]
+    for i in buckets[0]:
+        dist[i] = 0
+    around = b.around_index
+    c = -1
+    while c + 1 < len(buckets):
+        c += 1
+        bucket = buckets[c]
+        k = 0
+        while k < len(bucket):  # a zero-cost step appends to the bucket being read
+            i = bucket[k]
+            k += 1
+            step = enter[i]
+            if dist[i] != c or step < 0:
+                continue
+            nd = c + step  # from a neighbour into h
+            for n in around[i]:
+                if enter[n] >= 0 and nd < dist[n]:
+                    dist[n] = nd
+                    if nd >= len(buckets):
+                        buckets.extend([] for _ in range(nd + 1 - len(buckets)))
+                    buckets[nd].append(n)
+        buckets[c] = []
+    hexes = b.hexes
+    return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
 
 
 # ------------------------------------------------------------------ the autoplayer
@@ -379,10 +424,9 @@ class AmericanAutoplayer:
         held = unit.status & (move_tables().cannot_move | american.tables().held_by)
         if held:
             return None
-        germans = _germans(state)
+        germans, obstacles = _layout(state)
         if not germans:
             return None
-        obstacles = _obstacles(state)
         dist = _field(state, b, unit.type, germans, obstacles)
         if unit.type == CE and plan.clears.get(unit.id, 0) < MAX_CLEARS:
             action = self._clear(state, b, unit, obstacles, dist)

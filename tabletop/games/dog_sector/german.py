@@ -32,7 +32,6 @@ from typing import Any
 
 from tabletop.board import Map
 from tabletop.engine.dice import Dice
-from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import distance
@@ -70,12 +69,20 @@ def _section_index(state: GameState, piece: Piece) -> int:
     return len(sections)
 
 
+_order_memo: list[Any] = [None, -1, []]  # [map state, version, firing order]
+
+
 def firing_order(state: GameState) -> list[Piece]:
     """Every German unit on the map in the order they fire: section 1 to 6, then hex
-    label, then id (project's choice)."""
-    germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
-    board = state.board
-    return sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+    label, then id (project's choice). Remembered until the map changes (every
+    proposal of phase 4 asks)."""
+    memo = _order_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
+        board = state.board
+        order = sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+        memo[:] = [state.map, state.map.version, order]
+    return list(memo[2])
 
 
 def next_to_fire(state: GameState) -> Piece | None:
@@ -119,7 +126,8 @@ def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]
     policy = _los_policy(board)
     h = hits.tables()
     out: list[tuple[Piece, str | None]] = []
-    for target in sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id)):
+    targets = sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id))
+    for target, blocking in zip(targets, policy.fire_blocking_all(state.map, shooter, targets), strict=True):
         reasons = []
         if state.marked(h.targeted_mark, target.id):
             reasons.append(
@@ -127,10 +135,7 @@ def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]
             )
         elif target.has(h.pinned_status):
             reasons.append("pinned down: cannot be targeted again this turn (phase 4)")
-        verdict = line_of_sight(state.map, policy, LosQuery(shooter.hex, target.hex, viewer=shooter,
-                                                            target_piece=target))  # fmt: skip
-        if verdict.result == "blocked":
-            reasons.extend(f"{f.cause} ({f.rule})" for f in verdict.blocking)
+        reasons.extend(f"{f.cause} ({f.rule})" for f in blocking)
         out.append((target, "; ".join(reasons) if reasons else None))
     return out
 
@@ -174,9 +179,10 @@ def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
     legal = legal_targets(state, gid)
     if not legal:
         return None, "no legal target"
-    ranked = sorted(legal, key=lambda p: _rank(state, shooter, p).key)
+    ranks = {p.id: _rank(state, shooter, p) for p in legal}  # each worked out once
+    ranked = sorted(legal, key=lambda p: ranks[p.id].key)
     best = ranked[0]
-    b = _rank(state, shooter, best)
+    b = ranks[best.id]
     if len(ranked) == 1:
         return best, f"the only legal target (range {b.range})"
     rest = ranked[1:]
@@ -186,24 +192,24 @@ def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
         more = f" and {len(ps) - 4} more" if len(ps) > 4 else ""
         return ", ".join(shown) + more
 
-    farther = [p for p in rest if _rank(state, shooter, p).range > b.range]
-    tied = [p for p in rest if _rank(state, shooter, p).range == b.range]
+    farther = [p for p in rest if ranks[p.id].range > b.range]
+    tied = [p for p in rest if ranks[p.id].range == b.range]
     why = f"nearest legal target (range {b.range})"
     if farther:
         why += f"; {len(farther)} farther: {names(farther)}"
     if not tied:
         return best, why
     prefer = tables().german_fire[shooter.type].prefer
-    less = [p for p in tied if not _rank(state, shooter, p).preferred]
+    less = [p for p in tied if not ranks[p.id].preferred]
     if b.preferred and less:
         why += f"; a {'/'.join(prefer)} is the {unit_name(shooter)}'s first choice over {names(less)}"
-        tied = [p for p in tied if _rank(state, shooter, p).preferred]
+        tied = [p for p in tied if ranks[p.id].preferred]
         if not tied:
             return best, why
-    fewer = [p for p in tied if _rank(state, shooter, p).crowd < b.crowd]
+    fewer = [p for p in tied if ranks[p.id].crowd < b.crowd]
     if fewer:
         why += f"; its hex holds the most American units ({b.crowd}), more than {names(fewer)}"
-        tied = [p for p in tied if _rank(state, shooter, p).crowd == b.crowd]
+        tied = [p for p in tied if ranks[p.id].crowd == b.crowd]
         if not tied:
             return best, why
     later = [p for p in tied if p.hex != best.hex]

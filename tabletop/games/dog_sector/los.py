@@ -41,12 +41,14 @@ from tabletop.engine.los import (
     Finding,
     GrazeRule,
     LineContext,
+    LosQuery,
     Obstacle,
     Severity,
     StaticObstacles,
+    blocking_findings,
 )
 from tabletop.engine.pieces import MapState, Piece
-from tabletop.hexgrid import Hex, Hexside, distance, neighbors
+from tabletop.hexgrid import Hex, Hexside, distance, neighbors, relative_traversal
 from tabletop.yamlfile import LineDict, LineList, parse_yaml
 
 DATA = "los.yaml"
@@ -363,6 +365,13 @@ class DogSectorPolicy(BasePolicy):
         self._board = board
         self._sections = Sections.of(board, self.data.section_kind)
         self._static: tuple[MapState, int, StaticObstacles] | None = None
+        self._screen_types = frozenset(t for s in self.data.sides.values() for u in s.units.values()
+                                       for t in u.screened_by)  # fmt: skip
+        self._fire_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
+        self._memo_board = board
+        self._section_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
+        self._rules_memo: dict[tuple[Any, ...], tuple[tuple[Finding, ...], tuple[Finding, ...]]] = {}
+        self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
     def sections(self, board: Map) -> Sections:
         """The sections of ``board`` (worked out once per map)."""
@@ -386,6 +395,72 @@ class DogSectorPolicy(BasePolicy):
                 if ob is not None:
                     table[h] = ob
             cached = self._static = (state, state.version, StaticObstacles(table, self.grazing))
+        return cached[2]
+
+    def fire_blocking(self, state: MapState, viewer: Piece, target: Piece) -> tuple[Finding, ...]:
+        """The blocking findings of ``line_of_sight`` for ``viewer`` firing at ``target``
+        (empty: not blocked), remembered by everything they are made of: the two units'
+        sides, types and hexes, the blocking units on the hexes the line crosses or
+        grazes, and the screening units at the target and on the crossed hexes next to
+        it (issue 19: bots and refusals ask the same pairs turn after turn)."""
+        return self.fire_blocking_all(state, viewer, [target])[0]
+
+    def fire_blocking_all(
+        self, state: MapState, viewer: Piece, targets: Sequence[Piece]
+    ) -> list[tuple[Finding, ...]]:
+        """``fire_blocking`` of ``viewer`` at each of ``targets``, in order (the map's
+        tables read once for them all: phase 4 asks every American unit)."""
+        if state.board is not self._memo_board:
+            self._fire_memo.clear()
+            self._section_memo.clear()
+            self._rules_memo.clear()
+            self._memo_board = state.board
+        src = viewer.hex
+        aq, ar = src
+        blocking = list(self.static_obstacles(state).items())
+        screening: list[tuple[Hex, Any]] = []
+        unit = self.data.sides[viewer.side].units.get(viewer.type) if viewer.side in self.data.sides else None
+        if unit is None or unit.screened_by:  # (no screens: the rule is not read)
+            screening = list(self._screening(state).items())
+        memo = self._fire_memo
+        out = []
+        for target in targets:
+            tgt = target.hex
+            dq, dr = tgt.q - aq, tgt.r - ar
+            line, screens = _line_sets.get((dq, dr)) or _line_set(dq, dr)
+            # the few hexes that hold a blocker or a screen, those the line reads: fewer
+            # lookups than walking the line
+            key = (
+                viewer.side,
+                viewer.type,
+                src,
+                target.side,
+                target.type,
+                tgt,
+                tuple([(h, ob) for h, ob in blocking if (h[0] - aq, h[1] - ar) in line]),
+                tuple([(h, u) for h, u in screening if (h[0] - aq, h[1] - ar) in screens]),
+            )
+            found = memo.get(key)
+            if found is None:
+                if len(memo) >= _FIRE_MEMO_KEPT:
+                    memo.clear()
+                query = LosQuery(src, tgt, viewer=viewer, target_piece=target)
+                found = memo[key] = blocking_findings(state, self, query)
+            out.append(found)
+        return out
+
+    def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
+        """Hex -> the (id, type) of its units of a screening type, in the hex's order:
+        one table per map state, rebuilt on change."""
+        cached = self._screens_at
+        if cached is None or cached[0] is not state or cached[1] != state.version:
+            kinds = self._screen_types
+            table: dict[Hex, list[tuple[str, str]]] = {}
+            for p in state.pieces():
+                if p.kind == "unit" and p.type in kinds:
+                    table.setdefault(p.hex, [])
+            out = {h: tuple([(u.id, u.type) for u in state.units_at(h) if u.type in kinds]) for h in table}
+            cached = self._screens_at = (state, state.version, out)
         return cached[2]
 
     def static_hexsides(self, state: MapState) -> Mapping[Hexside, Obstacle]:
@@ -443,7 +518,19 @@ class DogSectorPolicy(BasePolicy):
         return side
 
     def _section_rule(self, state: MapState, ctx: LineContext, side: SideFire | None) -> list[Finding]:
-        """Phases 4 and 6: the target is in the same or an adjacent map section."""
+        """Phases 4 and 6: the target is in the same or an adjacent map section (the map's
+        alone: remembered per pair of hexes and side)."""
+        if state.board is not self._memo_board:
+            return self._section_rule_of(state, ctx, side)
+        key = (side.side if side is not None else None, ctx.source, ctx.target)
+        found = self._section_memo.get(key)
+        if found is None:
+            if len(self._section_memo) >= _FIRE_MEMO_KEPT:
+                self._section_memo.clear()
+            found = self._section_memo[key] = tuple(self._section_rule_of(state, ctx, side))
+        return list(found)
+
+    def _section_rule_of(self, state: MapState, ctx: LineContext, side: SideFire | None) -> list[Finding]:
         rule = side.rule if side is not None else SECTION_RULE
         sections = self.sections(state.board)
         if not sections.defined:
@@ -469,6 +556,28 @@ class DogSectorPolicy(BasePolicy):
                 f"viewer {viewer.id!r}: {side.side} unit type {viewer.type!r} is not in {side.table} "
                 f"(known: {', '.join(side.units)})"
             )
+        if not unit.fires:
+            return self._hex_rules(state, ctx, side, unit)
+        # the hex rules and the range are the map's alone: remembered per firer type and
+        # pair of hexes (and target type for the range); the screens are the units'.
+        if state.board is not self._memo_board:
+            head = self._hex_rules(state, ctx, side, unit)
+            return head + self._screens(state, ctx, side, unit) + self._range(ctx, side, unit)
+        target = ctx.query.target_piece
+        key = (side.side, unit.type, ctx.source, ctx.target, target.type if target is not None else None)
+        found = self._rules_memo.get(key)
+        if found is None:
+            if len(self._rules_memo) >= _FIRE_MEMO_KEPT:
+                self._rules_memo.clear()
+            found = self._rules_memo[key] = (
+                tuple(self._hex_rules(state, ctx, side, unit)),
+                tuple(self._range(ctx, side, unit)),
+            )
+        return [*found[0], *self._screens(state, ctx, side, unit), *found[1]]
+
+    def _hex_rules(self, state: MapState, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
+        """Where the firer stands and where the target is: who may fire from there, and
+        at what there (phases 4 and 6)."""
         board = state.board
         src, tgt, rng = ctx.source, ctx.target, ctx.range
         adjacent = rng <= 1
@@ -495,8 +604,6 @@ class DogSectorPolicy(BasePolicy):
         test = _first(unit.cannot_target, board, tgt)
         if test is not None:
             block(f"{unit.name} cannot target {test.describe(board, tgt)}")
-        out.extend(self._screens(state, ctx, side, unit))
-        out.extend(self._range(ctx, side, unit))
         return out
 
     def _screens(self, state: MapState, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
@@ -506,22 +613,27 @@ class DogSectorPolicy(BasePolicy):
             return []
         board = state.board
         out = []
-        for screen in state.units_at(ctx.target):
-            if screen.type in unit.screened_by:
-                cause = f"{unit.name} cannot target a hex holding a {screen.type} ({screen.id} at {board.label(ctx.target)})"
+        src, tgt = ctx.source, ctx.target
+        # the target, then the crossed hexes next to it
+        _, screens = _line_hexes(tgt.q - src.q, tgt.r - src.r)
+        at = self._screening(state).get
+        for i, (q, r) in enumerate(screens):
+            h = Hex(q + src.q, r + src.r)
+            found = at(h)
+            if not found:  # (off the map nothing stands)
+                continue
+            for uid, kind in found:
+                if kind not in unit.screened_by:
+                    continue
+                if i == 0:
+                    cause = f"{unit.name} cannot target a hex holding a {kind} ({uid} at {board.label(h)})"
+                else:
+                    cause = (
+                        f"{unit.name} cannot target the hex directly behind a {kind} "
+                        f"({uid} at {board.label(h)}, seen from {board.label(src)})"
+                    )
                 out.append(_whole_line("block", cause, side.rule))
                 break
-        for h in ctx.traversal.crossed[1:-1]:
-            if distance(h, ctx.target) != 1 or not board.grid.contains(h):
-                continue
-            for screen in state.units_at(h):
-                if screen.type in unit.screened_by:
-                    cause = (
-                        f"{unit.name} cannot target the hex directly behind a {screen.type} "
-                        f"({screen.id} at {board.label(h)}, seen from {board.label(ctx.source)})"
-                    )
-                    out.append(_whole_line("block", cause, side.rule))
-                    break
         return out
 
     def _range(self, ctx: LineContext, side: SideFire, unit: UnitFire) -> list[Finding]:
@@ -551,6 +663,35 @@ class DogSectorPolicy(BasePolicy):
                 )
             )
         return out
+
+
+_FIRE_MEMO_KEPT = 200_000  # remembered fire verdicts per map (a few MB), then start afresh
+_LINES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _line_hexes(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """For a vector from Hex(0, 0): the hexes a line's verdict reads blockers on (crossed
+    between the ends, and grazed), and those it reads screens on (the target, and the
+    crossed hexes next to it)."""
+    found = _LINES.get((dq, dr))
+    if found is None:
+        rel = relative_traversal(dq, dr)
+        end = Hex(dq, dr)
+        inner = rel.crossed[1:-1]
+        line = tuple((h.q, h.r) for h in (*inner, *(g.hex for g in rel.grazed)))
+        screens = ((dq, dr), *((h.q, h.r) for h in inner if distance(h, end) == 1))
+        found = _LINES[(dq, dr)] = (line, screens)
+    return found
+
+
+_line_sets: dict[tuple[int, int], tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]] = {}
+
+
+def _line_set(dq: int, dr: int) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+    """``_line_hexes`` as sets, for membership tests."""
+    line, screens = _line_hexes(dq, dr)
+    found = _line_sets[(dq, dr)] = (frozenset(line), frozenset(screens))
+    return found
 
 
 def policy(state: MapState) -> DogSectorPolicy:

@@ -253,31 +253,39 @@ class DogSectorMovePolicy(BaseMovePolicy):
         no_end: dict[Hex, str] = {}
         why_not: dict[Hex, str] = {}
         noted: set[str] = set()
+        kinds = set(t.obstacles)
         for h in {p.hex for p in state.pieces()}:
             if h == unit.hex:
                 continue  # the start is never entered
-            others = [p for p in state.units_at(h) if p.id != unit.id]
-            label = board.label(h)
-            if any(p.side and unit.side and p.side != unit.side for p in others):
-                del enter[h]
-                why_not[h] = f"{label}: {t.enemy_hexes}"
-                continue
-            if any(p.has(t.pinned_status) for p in others):
-                if unit.type not in t.pinned_may_enter:
+            here = state.pieces_at(h)  # units and markers, read once (a bot asks for many models)
+            others = [p for p in here if p.kind == "unit" and p.id != unit.id]
+            if others:
+                label = board.label(h)
+                if any(p.side and unit.side and p.side != unit.side for p in others):
                     del enter[h]
-                    why_not[h] = (
-                        f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
-                    )
+                    why_not[h] = f"{label}: {t.enemy_hexes}"
                     continue
-                stop[h] = t.pinned_stop
-            if t.one_of_each_type and h not in ground.unlimited and any(p.type == unit.type for p in others):
-                no_end[h] = (
-                    f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
-                )
-            markers = {m.type for m in state.markers_at(h)}
-            if t.cleared_marker in markers:
+                if any(p.has(t.pinned_status) for p in others):
+                    if unit.type not in t.pinned_may_enter:
+                        del enter[h]
+                        why_not[h] = (
+                            f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
+                        )
+                        continue
+                    stop[h] = t.pinned_stop
+                if (
+                    t.one_of_each_type
+                    and h not in ground.unlimited
+                    and any(p.type == unit.type for p in others)
+                ):
+                    no_end[h] = (
+                        f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
+                    )
+            markers = {m.type for m in here if m.kind == "marker"}
+            if not markers or t.cleared_marker in markers:
                 continue
-            for kind in sorted(markers & set(t.obstacles)):
+            label = board.label(h)
+            for kind in sorted(markers & kinds):
                 ob = t.obstacles[kind]
                 effect = ob.effect(unit.type)
                 if effect.extra is None:

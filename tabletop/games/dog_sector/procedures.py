@@ -269,9 +269,21 @@ def tables() -> RuleTables:
 # ------------------------------------------------------------------------ map helpers
 
 
+_next_to: dict[int, tuple[Map, dict[tuple[Hex, frozenset[str]], bool]]] = {}
+
+
 def next_to(board: Map, h: Hex, terrain: frozenset[str]) -> bool:
-    """Whether a neighbour of ``h`` on the map has one of ``terrain``."""
-    return any(board.grid.contains(n) and board.terrain[n] in terrain for n in neighbors(h))
+    """Whether a neighbour of ``h`` on the map has one of ``terrain``; remembered per
+    map (phases 2 and 3 ask it of every American unit's hex, turn after turn)."""
+    cached = _next_to.get(id(board))
+    if cached is None or cached[0] is not board:
+        cached = _next_to[id(board)] = (board, {})
+    found = cached[1].get((h, terrain))
+    if found is None:
+        found = cached[1][(h, terrain)] = any(
+            board.grid.contains(n) and board.terrain[n] in terrain for n in neighbors(h)
+        )
+    return found
 
 
 def landing_hexes(board: Map) -> list[Hex]:

@@ -7,7 +7,11 @@ Knows nothing of when the game ends: that is the ruleset's ``outcome``.
 
 from __future__ import annotations
 
+from typing import Any
+
+from tabletop.board import Map
 from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex
 
 from .procedures import GERMAN, Rank, section_hexes, tables
 
@@ -16,16 +20,35 @@ TRENCH = "trench"
 
 def section_cleared(state: GameState, section: str) -> bool:
     """Whether no trench hex of ``section`` holds a German unit."""
-    board = state.board
-    for h in section_hexes(board, section):
-        if board.terrain[h] == TRENCH and any(p.side == GERMAN for p in state.map.units_at(h)):
+    for h in _trenches(state.board, section):
+        if any(p.side == GERMAN for p in state.map.units_at(h)):
             return False
     return True
 
 
+_trench_memo: dict[tuple[int, str], tuple[Map, tuple[Hex, ...]]] = {}
+
+
+def _trenches(board: Map, section: str) -> tuple[Hex, ...]:
+    """The trench hexes of ``section``, remembered per map (asked after every action)."""
+    found = _trench_memo.get((id(board), section))
+    if found is None or found[0] is not board:
+        hexes = tuple(h for h in section_hexes(board, section) if board.terrain[h] == TRENCH)
+        found = _trench_memo[(id(board), section)] = (board, hexes)
+    return found[1]
+
+
+_cleared_memo: list[Any] = [None, -1, []]  # [map state, version, sections cleared]
+
+
 def sections_cleared(state: GameState) -> list[str]:
-    """The trench sections cleared, in the order of ``rules.yaml`` (section 1 first)."""
-    return [s for s in tables().artillery.sections if section_cleared(state, s)]
+    """The trench sections cleared, in the order of ``rules.yaml`` (section 1 first);
+    remembered until the map changes (the game's outcome asks after every action)."""
+    memo = _cleared_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        cleared = [s for s in tables().artillery.sections if section_cleared(state, s)]
+        memo[:] = [state.map, state.map.version, cleared]
+    return list(memo[2])
 
 
 def rank(cleared: int) -> Rank:

@@ -1,0 +1,254 @@
+"""Issue 19 (speed where players and designers wait), item 1: the caches the rule
+systems read through give exactly the uncached answers, on random positions, and see
+every change to the map at once (invalidated exactly, never stale)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tabletop.board import Map, load_map
+from tabletop.engine.los import LosQuery, line_of_sight
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.games.dog_sector import los as dog_los
+
+AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
+                  "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
+GERMAN_TYPES = ("infantry", "mg-pillbox", "at-gun", "panzerfaust")
+
+
+@cache
+def board() -> Map:
+    return load_map("dog-sector")
+
+
+def random_map(rng: random.Random, americans: int = 30, germans: int = 10) -> MapState:
+    """Americans crowded on the trenches and hilltops (where they block) and on the beach,
+    tanks and dozers among them (they screen), Germans in the trench rows."""
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    inland = [h for h in hexes if b.terrain[h] in ("trench", "hilltop", "bluff", "draw")]
+    state = MapState.of(b)
+    for i in range(americans):
+        where = rng.choice(inland if rng.random() < 0.6 else hexes)
+        state.place(Piece(f"a{i}", rng.choice(AMERICAN_TYPES), where, side="american"))
+    for i in range(germans):
+        state.place(Piece(f"g{i}", rng.choice(GERMAN_TYPES), rng.choice(inland), side="german"))
+    return state
+
+
+def uncached(state: MapState, viewer: Piece, target: Piece) -> tuple[object, ...]:
+    query = LosQuery(viewer.hex, target.hex, viewer=viewer, target_piece=target)
+    return line_of_sight(state, dog_los.DogSectorPolicy(state.board), query).blocking
+
+
+def pairs(state: MapState) -> list[tuple[Piece, Piece]]:
+    units = [p for p in state.pieces() if p.kind == "unit"]
+    return [(a, b) for a in units for b in units if a.side != b.side]
+
+
+def test_fire_verdicts_remembered_equal_the_uncached_ones_on_random_positions() -> None:
+    """Every German and American firer against every enemy unit, on 12 random positions:
+    the remembered blocking findings (phases 4 and 6: what blocks, the section and range
+    rules, screens) are those of a fresh policy's line of sight, cause for cause."""
+    rng = random.Random(19)
+    policy = dog_los.DogSectorPolicy(board())  # one policy across positions, as the game keeps it
+    checked = blocked = 0
+    for _ in range(12):
+        state = random_map(rng)
+        for viewer, target in pairs(state):
+            want = uncached(state, viewer, target)
+            assert policy.fire_blocking(state, viewer, target) == want
+            assert policy.fire_blocking(state, viewer, target) == want  # remembered now
+            checked += 1
+            blocked += bool(want)
+    assert checked > 3000 and 0 < blocked < checked  # both verdicts were met
+
+
+def test_fire_verdicts_follow_every_change_to_the_map() -> None:
+    """Moving, removing and adding units between questions (a tank rolling in front of
+    a target, an American stepping onto a trench) changes the remembered answers exactly
+    as it changes the uncached ones."""
+    rng = random.Random(7)
+    state = random_map(rng)
+    policy = dog_los.DogSectorPolicy(board())
+    hexes = board().grid.hexes()
+    changed = 0
+    for step in range(60):
+        for viewer, target in rng.sample(pairs(state), 40):
+            before = policy.fire_blocking(state, viewer, target)
+            assert before == uncached(state, viewer, target)
+        units = [p for p in state.pieces() if p.kind == "unit"]
+        moving = rng.choice(units)
+        if step % 3 == 0:
+            state.remove(moving.id)
+            state.place(Piece(f"n{step}", rng.choice(("tank", "dozer")), rng.choice(hexes), side="american"))
+        else:
+            state.move(moving.id, rng.choice(hexes))
+        changed += 1
+    assert changed == 60
+
+
+def test_whole_verdicts_of_a_long_lived_policy_equal_a_fresh_ones() -> None:
+    """The section, hex and range rules a policy remembers per pair of hexes give the
+    whole verdict (blocks, modifiers such as the bonus ranges, notes) a fresh policy
+    gives, for firers and for plain sight (no viewer)."""
+    rng = random.Random(3)
+    policy = dog_los.DogSectorPolicy(board())
+    for _ in range(6):
+        state = random_map(rng)
+        for viewer, target in rng.sample(pairs(state), 300):
+            for query in (
+                LosQuery(viewer.hex, target.hex, viewer=viewer, target_piece=target),
+                LosQuery(viewer.hex, target.hex),
+            ):
+                fresh = dog_los.DogSectorPolicy(state.board)
+                assert line_of_sight(state, policy, query) == line_of_sight(state, fresh, query)
+
+
+# ---------------------------------------------------------------- item 3: no cold start
+
+
+def _tables_equal(a: object, b: object) -> bool:
+    import numpy as np
+
+    from tabletop.engine import fastview
+
+    assert isinstance(a, fastview.VectorTable) and isinstance(b, fastview.VectorTable)
+    rows = ("crossed", "corners", "run_a", "run_b")
+    return (
+        a.reach == b.reach
+        and np.array_equal(a.ids, b.ids)
+        and np.array_equal(a.head_q, b.head_q)
+        and np.array_equal(a.head_r, b.head_r)
+        and all(
+            np.array_equal(getattr(getattr(a, k), f), getattr(getattr(b, k), f))
+            for k in rows
+            for f in ("q", "r", "ptr")
+        )
+    )
+
+
+def test_a_vector_table_read_back_from_the_cache_folder_is_the_one_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19 item 3: the table a process writes to the user's cache folder is read
+    back array for array, by a table of that reach or any smaller one."""
+    from tabletop.engine import fastview, tablecache
+
+    monkeypatch.setattr(fastview, "_TABLES", {})
+    built = fastview._build(12)
+    written = tablecache.save(built)
+    assert written is not None and written.parent == tablecache.folder()
+    assert _tables_equal(tablecache.load(12), built)
+    assert _tables_equal(tablecache.load(7), built)  # a bigger table serves a smaller reach
+    assert tablecache.load(13) is None
+    assert _tables_equal(fastview.vector_table(10, build=False), built)
+    bigger = fastview._build(14)
+    tablecache.save(bigger)  # replaces the smaller one: one table in the folder
+    assert [p.name for p in tablecache.folder().glob("*.npz")] == [tablecache.path(14).name]
+
+
+def test_a_cache_file_of_another_layout_or_broken_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The version check: a file written by another table layout (TABLE_FORMAT) or cut
+    short is never read as a table; the next build writes a good one over it."""
+    from tabletop.engine import fastview, tablecache
+
+    monkeypatch.setattr(fastview, "_TABLES", {})
+    built = fastview._build(5)
+    tablecache.save(built)
+    monkeypatch.setattr(fastview, "TABLE_FORMAT", fastview.TABLE_FORMAT + 1)
+    assert tablecache.load(5) is None  # another layout's file name and stamp
+    tablecache.path(5).parent.mkdir(parents=True, exist_ok=True)
+    tablecache.path(5).write_bytes(b"PK broken")
+    assert tablecache.load(5) is None
+    assert _tables_equal(fastview.vector_table(5), built)  # rebuilt
+    assert _tables_equal(tablecache.load(5), built)  # and written over the broken file
+
+
+def test_the_first_viewshed_without_a_table_equals_line_of_sight_hex_by_hex(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The first viewshed of a process with no table anywhere works out only its own
+    lines; its verdicts are those of the table path and of single queries, under every
+    grazing rule, on random maps."""
+    from benchmarks.los import random_map
+    from tabletop.engine import fastview
+    from tabletop.engine.freeplay import FreePlayPolicy
+    from tabletop.engine.viewshed import viewshed
+
+    rng = random.Random(5)
+    for grazing in ("both", "either", "never"):
+        board = random_map(14, 0.25, rng.randrange(1000))
+        state = MapState.of(board)
+        policy = FreePlayPolicy.for_map(state)
+        policy.grazing = grazing  # type: ignore[misc]
+        source = rng.choice(board.grid.hexes())
+        monkeypatch.setenv("TABLETOP_HOME", str(tmp_path / grazing))  # an empty cache folder
+        monkeypatch.setattr(fastview, "_TABLES", {})
+        monkeypatch.setattr(fastview, "_asked", [0])
+        first = viewshed(state, policy, source)
+        assert not fastview._TABLES  # no table was built for it
+        again = viewshed(state, policy, source)
+        assert fastview._TABLES  # the second one built it
+        assert first == again
+        for h in board.grid.hexes():
+            if h == source:
+                continue
+            single = line_of_sight(state, policy, LosQuery(source, h)).result
+            assert first.get(h, "blocked") == single
+
+
+# ------------------------------------------------------------ item 2: many lines at once
+
+
+@pytest.mark.parametrize("grazing", ["both", "either", "never"])
+def test_sight_lines_equal_single_queries_pair_by_pair(grazing: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19 item 2: the batch verdicts (many sources and targets, in one call) are
+    ``line_of_sight(...).result`` of each pair, with hindering and blocking terrain,
+    every grazing rule, lines of length 0, and lines longer than the table (asked one
+    by one)."""
+    from benchmarks.los import random_map
+    from tabletop.engine import fastview
+    from tabletop.engine.freeplay import FreePlayPolicy
+    from tabletop.engine.viewshed import sight_from, sight_lines
+
+    rng = random.Random(11)
+    board = random_map(24, 0.2, 4)
+    state = MapState.of(board)
+    policy = FreePlayPolicy.for_map(state)
+    policy.grazing = grazing  # type: ignore[assignment]
+    hexes = board.grid.hexes()
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(1500)]
+    pairs += [(h, h) for h in hexes[:5]]
+    monkeypatch.setattr(fastview, "TABLE_REACH", 15)  # some lines beyond the table
+    got = sight_lines(state, policy, pairs)
+    want = [line_of_sight(state, policy, LosQuery(a, b)).result for a, b in pairs]
+    assert got == want
+    assert {"clear", "hindered", "blocked"} <= set(want) or {"clear", "blocked"} <= set(want)
+    source = hexes[40]
+    assert sight_from(state, policy, source, hexes) == [
+        line_of_sight(state, policy, LosQuery(source, h)).result for h in hexes
+    ]
+
+
+def test_sight_lines_of_a_rule_system_with_whole_line_rules_are_its_single_verdicts() -> None:
+    """A policy with whole-line rules (DOG SECTOR's sections and screens) is asked one
+    line at a time: the batch still equals its single queries; an end off the map is
+    refused before any line is judged."""
+    from tabletop.engine.viewshed import sight_lines
+    from tabletop.hexgrid import Hex
+
+    rng = random.Random(2)
+    state = random_map(rng)
+    policy = dog_los.DogSectorPolicy(board())
+    hexes = board().grid.hexes()
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(300)]
+    assert sight_lines(state, policy, pairs) == [
+        line_of_sight(state, policy, LosQuery(a, b)).result for a, b in pairs
+    ]
+    with pytest.raises(ValueError, match="not on the map"):
+        sight_lines(state, policy, [*pairs, (Hex(-50, 0), hexes[0])])
