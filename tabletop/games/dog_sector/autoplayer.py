@@ -61,6 +61,7 @@ from .los import tables as los_tables
 from .movement import tables as move_tables
 from .procedures import AMERICAN, GERMAN
 from .procedures import tables as rule_tables
+from .ruleset import with_where
 
 #: the option ``tabletop sim`` compares by default (one group of games per choice)
 SIM_BY = "bombardment"
@@ -568,7 +569,7 @@ class AmericanAutoplayer:
                 best = key
         if best is None:
             return None
-        return {"do": "fire", "unit": unit.id, "target": best[-1]}
+        return with_where(state, {"do": "fire", "unit": unit.id, "target": best[-1]})  # drawn on the map
 
 
 def _risk(b: _Board, unit: Piece, h: Hex) -> int:
