@@ -290,3 +290,20 @@ def test_the_reach_overlay_offers_only_what_the_ap_left_allows(app: App) -> None
         if h != moved.hex:
             assert app.play.refusal({"do": "move", "unit": unit.id, "to": app.board.label(h)}) is None
     drawn(app)
+
+
+def test_shift_p_sets_the_pace_of_the_automatic_steps(app: App) -> None:
+    """Issue 13, the battle on the map: the automatic steps' speed follows the pace the
+    player sets (Shift+P steps through slow, normal, fast, fastest); p still pauses."""
+    from tabletop.ui.gameplay import PACES
+
+    game_box = panel(app)
+    assert game_box.delay == PACES[1][1]
+    key(app, pygame.K_p, mod=pygame.KMOD_SHIFT)
+    assert game_box.delay == PACES[2][1] and app.messages[-1].startswith("pace: fast")
+    assert not game_box.paused
+    before = len(app.play.entries)
+    app.update(PACES[2][1] + 0.01)  # one step's worth of time at the fast pace plays one step
+    assert len(app.play.entries) == before + 1
+    key(app, pygame.K_p)
+    assert game_box.paused

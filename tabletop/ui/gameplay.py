@@ -27,7 +27,9 @@ from .app import App, Component
 from .layout import Section, draw_lines, lines_height
 
 TYPED = {"note": "note", "dice": "dice rolled by hand", "save": "save as (a name, Enter)"}
-AUTO_DELAY = 0.6  # seconds between automatic steps when not paused
+AUTO_DELAY = 0.6  # seconds between automatic steps when not paused (the normal pace)
+#: the pace of the automatic steps (Shift+P steps through them): name, seconds a step
+PACES = (("slow", 1.5), ("normal", AUTO_DELAY), ("fast", 0.25), ("fastest", 0.05))
 MARGIN, PAD, TEXT, SMALL = 8, 8, 20, 18
 BOX_ALPHA = 228
 BORDER = (78, 83, 90)
@@ -37,6 +39,7 @@ DANGER = (213, 94, 0)
 SHORTCUTS = [
     ("n", "next: play the rules' next step, or end your phase"),
     ("p", "pause / resume the automatic steps"),
+    ("Shift+P", "pace of the automatic steps: slow, normal, fast, fastest"),
     ("o, Enter", "(paused) pick another choice for the next automatic step, play it (override)"),
     ("u / Ctrl+Z, Ctrl+Y", "undo (within the turn), redo"),
     ("Ctrl+Left / Ctrl+Right", "step back / forward through the log (playing on from the past starts a branch)"),
@@ -73,6 +76,7 @@ class GamePanel(Component):
 
     def __init__(self) -> None:
         self.paused = False
+        self.pace = 1  # index in PACES: normal
         self.clock = 0.0
         self.override = 0  # which alternative the o key shows (0: the rules' own)
         self.buttons: list[tuple[pygame.Rect, Action]] = []
@@ -163,7 +167,12 @@ class GamePanel(Component):
         """The automatic steps' clock: when the next one plays (None: nothing waits)."""
         if self.paused or self.override or not self._waiting(app):
             return None
-        return max(0.0, AUTO_DELAY - self.clock)
+        return max(0.0, self.delay - self.clock)
+
+    @property
+    def delay(self) -> float:
+        """Seconds between automatic steps at the chosen pace."""
+        return PACES[self.pace][1]
 
     def _waiting(self, app: App) -> bool:
         return app.play.proposal() is not None or self.bot_for(app) is not None
@@ -227,6 +236,10 @@ class GamePanel(Component):
             return False
         elif key == pygame.K_n:
             self.next(app)
+        elif key == pygame.K_p and mods & pygame.KMOD_SHIFT:
+            self.pace = (self.pace + 1) % len(PACES)
+            name, seconds = PACES[self.pace]
+            app.say(f"pace: {name} ({seconds:g} s a step; Shift+P changes it)")
         elif key == pygame.K_p:
             self.paused = not self.paused
             app.say("paused: n plays the next step" if self.paused else "resumed")
@@ -485,7 +498,7 @@ class GamePanel(Component):
             self.clock = 0.0
             return
         self.clock += dt
-        if self.clock >= AUTO_DELAY:
+        if self.clock >= self.delay:
             self.clock = 0.0
             action = self.pending(app)
             if action is not None:
