@@ -323,8 +323,10 @@ def test_render_refuses_an_unknown_extra_naming_the_keys(
     assert main(["render", "omaha-landings", "--extra", "feilds", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == "omaha-landings: --extra: no overlay 'feilds'; give one of: fields"
-    assert main(["render", "dogfaces-demo", "--extra", "fields", "--out", str(out)]) == 2
+    assert main(["render", "belleau-wood-demo", "--extra", "fields", "--out", str(out)]) == 2
     assert "this rule system draws no overlays of its own" in capsys.readouterr().err
+    assert main(["render", "dogfaces", "--extra", "fields", "--out", str(out)]) == 2
+    assert "give one of: ranges, overwatch" in capsys.readouterr().err
     assert not out.exists()
 
 
