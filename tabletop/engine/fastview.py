@@ -76,15 +76,15 @@ def vector_table(reach: int, build: bool = True) -> VectorTable | None:
     for have, table in _TABLES.items():
         if have >= reach:
             return table
-    table = tablecache.load(reach)
-    if table is None:
+    made = tablecache.load(reach)
+    if made is None:
         if not build:
             return None
-        table = _build(reach)
-        tablecache.save(table)
+        made = _build(reach)
+        tablecache.save(made)
     _TABLES.clear()
-    _TABLES[table.reach] = table
-    return table
+    _TABLES[made.reach] = made
+    return made
 
 
 def _build(reach: int) -> VectorTable:

@@ -102,7 +102,7 @@ def save(table: VectorTable) -> Path | None:
         fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".part")
         try:
             with os.fdopen(fd, "wb") as out:
-                np.savez(out, **arrays)
+                np.savez(out, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds as its own flags
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

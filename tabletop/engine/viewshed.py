@@ -117,7 +117,7 @@ def sight_lines(
             if not grid.contains(h):
                 raise ValueError(f"{h} is not on the map")
     out: list[Verdict] = ["clear"] * len(pairs)
-    slow = range(len(pairs))
+    slow: list[int] = list(range(len(pairs)))
     if pairs and has_fixed_effects(state, policy):
         ends = np.array([(a.q, a.r, b.q, b.r) for a, b in pairs], dtype=np.int64).reshape(-1, 4)
         sq, sr, tq, tr = ends.T

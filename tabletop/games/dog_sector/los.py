@@ -419,7 +419,8 @@ class DogSectorPolicy(BasePolicy):
         aq, ar = src
         blocking = list(self.static_obstacles(state).items())
         screening: list[tuple[Hex, Any]] = []
-        unit = self.data.sides[viewer.side].units.get(viewer.type) if viewer.side in self.data.sides else None
+        side = self.data.sides.get(viewer.side or "")
+        unit = side.units.get(viewer.type) if side is not None else None
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
             screening = list(self._screening(state).items())
         memo = self._fire_memo

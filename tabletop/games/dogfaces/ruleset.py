@@ -195,6 +195,12 @@ def _shots(state: GameState) -> list[tuple[str, int, str, str]]:
     return out
 
 
+def rockets_left(piece: Piece) -> int:
+    """Tom's rockets left (II: 3 a game), the count his counter carries."""
+    value = piece.attr(ROCKETS, 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def can_shoot(state: GameState, piece: Piece) -> bool:
     """On the map, not Stunned (G-D5), not riding an LCV (II), no Overwatch shot since his
     last Attack phase (V)."""
@@ -213,7 +219,7 @@ def free_weapons(state: GameState, piece: Piece) -> list[int]:
     for i, w in enumerate(weapons_of(piece)):
         if i in used:
             continue
-        if w.uses is not None and int(piece.attr(ROCKETS, 0) or 0) <= 0:
+        if w.uses is not None and rockets_left(piece) <= 0:
             continue
         out.append(i)
     return out
@@ -410,7 +416,7 @@ def _splash(
 
 def _use(state: GameState, piece: Piece, weapon: Weapon, lines: list[str]) -> None:
     if weapon.uses is not None:
-        left = int(piece.attr(ROCKETS, 0) or 0) - 1
+        left = rockets_left(piece) - 1
         state.map.update(piece.with_attr(ROCKETS, left))
         lines.append(f"{piece.id} has {left} rocket(s) left (II)")
 
