@@ -323,3 +323,13 @@ def test_a_game_box_longer_than_its_column_scrolls_with_the_wheel() -> None:
     drive(app, [look, wheel, look])
     assert seen["scroll"][0] == 0 and seen["scroll"][1] > 0
     assert seen["log"] is not None and app.layout.body("log") is not None
+
+
+def test_the_game_over_key_events_skip_the_phase_headings() -> None:
+    """Finding 10's dialog: key events are losses, objectives, notes and the end, not the
+    engine's "turn N, phase" lines (a Dogfaces game listed every "Victory Phase")."""
+    from tabletop.ui.result import key_events
+
+    log = ["turn 12, Victory Phase", "blue-dave is Out of Combat", "red-frank retreats to 0908",
+           "blue-inigo enters 1116", "game over: red wins (blue surrendered)"]  # fmt: skip
+    assert key_events(log) == log[1:3] + log[4:]

@@ -11,6 +11,7 @@ decides nothing.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 import pygame
@@ -27,8 +28,9 @@ WIDTH = 720  # the widest the box gets
 VEIL = (0, 0, 0, 150)
 KEY_WORDS = (  # a log line with one of these is a key event of the game
     "eliminat", "destroy", "killed", "dead", "cleared", "captur", "surrender", "withdraw",
-    "retreat", "broken", "game over", "result", "victory", "note: ",
+    "retreat", "broken", "game over", "result", "victory", "note: ", "out of combat",
 )  # fmt: skip
+PHASE_HEADING = re.compile(r"^turn \d+, ")  # the engine's line as a phase begins (Game._advance)
 KEY_EVENTS = 14  # the last key events listed
 
 
@@ -169,8 +171,11 @@ class ResultDialog(Component):
 
 
 def key_events(log: list[str]) -> list[str]:
-    """The log's lines that mark the game's course (losses, objectives, notes, the end)."""
-    return [line for line in log if any(word in line.lower() for word in KEY_WORDS)]
+    """The log's lines that mark the game's course (losses, objectives, notes, the end);
+    the engine's phase headings ("turn 12, Victory Phase") are not events."""
+    return [
+        line for line in log if not PHASE_HEADING.match(line) and any(word in line.lower() for word in KEY_WORDS)
+    ]
 
 
 def _rows_to_fit(heights: list[int], room: int) -> int:
