@@ -50,7 +50,8 @@ def test_the_attack_preview_gives_the_tables_exact_odds(game) -> None:  # type: 
     for k in RESULTS:
         if chances[k]:
             assert f"{k} {float(chances[k]):.0%}" in line
-    assert "(range 2)" in line
+    shift = combat.strength_shift(rules.target_of(game.state, red))
+    assert f"(range 2, column {weapon.damage + shift})" in line  # one laser point, the hex's shift (VI)
 
 
 def test_a_stunned_soldier_is_told_he_cannot_shoot(game) -> None:  # type: ignore[no-untyped-def]

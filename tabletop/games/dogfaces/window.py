@@ -86,13 +86,28 @@ def attack_rows(state: GameState, piece: Piece) -> list[Row]:
                 continue
             if not ruleset.sees(state.map, piece.hex, enemy.hex):
                 continue
-            chances = combat.odds([ruleset.strike_of(state, piece, weapon, enemy.hex)], ruleset.target_of(state, enemy))
+            strike, target = ruleset.strike_of(state, piece, weapon, enemy.hex), ruleset.target_of(state, enemy)
+            chances = combat.odds([strike], target)
             text = ", ".join(f"{k} {float(chances[k]):.0%}" for k in RESULTS if chances[k])
-            rows.append(Row(f"  {enemy.id} at {state.board.label(enemy.hex)} (range {d}): {text or 'no effect'}"))
+            where = f"  {enemy.id} at {state.board.label(enemy.hex)} (range {d}, {_columns(strike, target)})"
+            rows.append(Row(f"{where}: {text or 'no effect'}"))
+            if weapon.splash:
+                near = sorted(p.id for p in ruleset.units(state) if distance(p.hex, enemy.hex) == 1)
+                rows.append(Row(f"    splash (VI, 1 point each): {', '.join(near) or 'nobody next to him'}", "dim"))
     if len(rows) == len(ruleset.weapons_of(piece)) + (0 if can else 1):
         rows.append(Row("no enemy in range and in sight", "dim"))
     rows.append(Row("one shooter alone; shots at one target are summed (VI)", "dim"))
     return rows
+
+
+def _columns(strike: combat.Strike, target: combat.Target) -> str:
+    """The Combat Table column(s) the shot alone lands in (VI: damage points, shifted by
+    the target's hex and kind, at most 7); "no column" when no point gets through."""
+    shift = combat.strength_shift(target)
+    columns = sorted({min(7, p + shift) for p in combat.points_distribution([strike], target) if p + shift >= 1})
+    if not columns:
+        return "no column"
+    return f"column {columns[0]}" if len(columns) == 1 else f"columns {columns[0]}-{columns[-1]}"
 
 
 def weapon_ranges(state: GameState, side: str) -> Overlay:
