@@ -9,9 +9,20 @@ from pathlib import Path
 
 import pygame
 import pytest
-from test_ui_firing import SIZE, at, fire_phase, firing, motion, press, put, run_loop, to_phase
+from test_ui_firing import (
+    SIZE,
+    at,
+    fire_phase,
+    firing,
+    german_fire_ready,
+    motion,
+    press,
+    put,
+    run_loop,
+    to_phase,
+)
 
-from tabletop.engine.actions import END_PHASE, where
+from tabletop.engine.actions import where
 from tabletop.hexgrid import neighbor
 from tabletop.ui.app import App
 from tabletop.ui.counters import CounterLayer
@@ -121,18 +132,6 @@ def test_a_move_naming_its_path_is_drawn_along_that_path() -> None:
     assert sum(near(surface.get_at((mid[0] + dx, mid[1] + dy)), MOVE) for dx in range(-6, 7) for dy in range(-6, 7)) > 5
 
 
-def _german_fire_ready(tmp_path: Path) -> App:
-    app = open_table("dog-sector", size=SIZE, seed=0, autosave=tmp_path / "auto.json")
-    to_phase(app, "german-fire")
-    game = app.play
-    while not (game.proposal() or {}).get("target"):
-        game.play(game.proposal() or dict(END_PHASE))
-        if game.state.phase != "german-fire":
-            to_phase(app, "german-fire")
-    app.sync()
-    return app
-
-
 def _far_corner(app: App, hexes: list[object]) -> None:
     """Point the camera well away from ``hexes`` (they are off the view)."""
     xs = [app.view.center(h)[0] for h in hexes]  # type: ignore[arg-type]
@@ -144,7 +143,7 @@ def _far_corner(app: App, hexes: list[object]) -> None:
 def test_the_camera_follows_an_automatic_step_unless_the_player_took_it(tmp_path: Path, player_pans: bool) -> None:
     """Finding 2: the camera glides toward the hexes of an automatic step (German fire)
     played off the view; once the player has panned in this phase it stays put."""
-    app = _german_fire_ready(tmp_path)
+    app = german_fire_ready(tmp_path)
     proposal = app.play.proposal()
     assert proposal is not None
     hexes = [app.board.hex_of(label) for label in where(proposal)[0].hexes]

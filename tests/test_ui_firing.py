@@ -237,8 +237,8 @@ def test_where_reads_what_an_action_names_and_skips_what_is_malformed() -> None:
     assert where({"do": "german-fire", "unit": "G1", "target": "A1"}) == ()  # older saves
 
 
-def test_german_fire_is_drawn_from_firer_to_target_with_its_result(tmp_path: Path) -> None:
-    # Issue 13 finding 2: German fire was text only; DOG SECTOR phase 4, Table 4.
+def german_fire_ready(tmp_path: Path) -> App:
+    """DOG SECTOR in phase 4 with a German shot (a proposal with a target) about to play."""
     app = open_table("dog-sector", size=SIZE, seed=0, autosave=tmp_path / "auto.json")
     to_phase(app, "german-fire")
     game = app.play
@@ -246,6 +246,14 @@ def test_german_fire_is_drawn_from_firer_to_target_with_its_result(tmp_path: Pat
         game.play(game.proposal() or dict(END_PHASE))
         if game.state.phase != "german-fire":
             to_phase(app, "german-fire")
+    app.sync()
+    return app
+
+
+def test_german_fire_is_drawn_from_firer_to_target_with_its_result(tmp_path: Path) -> None:
+    # Issue 13 finding 2: German fire was text only; DOG SECTOR phase 4, Table 4.
+    app = german_fire_ready(tmp_path)
+    game = app.play
     proposal = game.proposal()
     assert proposal is not None
     shooter, target = game.state.map.piece(proposal["unit"]), game.state.map.piece(proposal["target"])

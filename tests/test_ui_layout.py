@@ -68,18 +68,6 @@ def part(app: App, kind: type) -> Any:
     return next(c for c in app.components if isinstance(c, kind))
 
 
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text drawn (theme.text), in order."""
-    seen: list[str] = []
-    text = theme.text
-
-    def spy(words: str, *args: Any, **kw: Any) -> pygame.Surface:
-        seen.append(words)
-        return text(words, *args, **kw)
-
-    monkeypatch.setattr(theme, "text", spy)
-    return seen
 
 
 def mid_game(size: tuple[int, int]) -> App:

@@ -82,18 +82,6 @@ def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     rule_systems.cache_clear()
 
 
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text drawn (theme.text), in order."""
-    seen: list[str] = []
-    text = theme.text
-
-    def spy(words: str, *args: Any, **kw: Any) -> pygame.Surface:
-        seen.append(words)
-        return text(words, *args, **kw)
-
-    monkeypatch.setattr(theme, "text", spy)
-    return seen
 
 
 def skirmish() -> App:
