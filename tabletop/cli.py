@@ -138,6 +138,28 @@ def open_save(source: str) -> tuple[MapState, Map | Scenario, str]:
     return game.state.map, opened, game.rules.name
 
 
+def _opening(opened: Scenario, rules: str | None) -> MapState:
+    """The scenario's pieces; for one whose rule system places the units when the game
+    begins (Dogfaces sets teams up on opposite edges, III), the position the game opens
+    at with the table's default seed, as ``render`` draws it, said on stderr."""
+    state = opened.state()
+    system = rule_system(rules)
+    game_rules = None if system is None else system.ruleset
+    if game_rules is None or any(p.kind == "unit" for p in state.pieces()):
+        return state
+    from tabletop.engine.newgame import auto_setup, new_game
+
+    game = new_game(opened, game_rules(), seed=0)
+    game.use_seeded_dice()  # the same opening every time, as ``render`` draws it
+    auto_setup(game)
+    print(
+        f"{opened.path}: its rules place the units when the game begins; this is the opening "
+        "position (seed 0, as `tabletop render` draws it); give a save for another",
+        file=sys.stderr,
+    )
+    return game.state.map
+
+
 class _Table:
     """What an analysis command works on: the live state (a scenario's start, or the
     position a saved game reached), the rule system and its line of sight policy, the
@@ -152,7 +174,7 @@ class _Table:
         else:
             opened = _open(source)
             if isinstance(opened, Scenario):
-                self.state = opened.state()
+                self.state = _opening(opened, effective_rules(opened, rules))
                 self.conditions = opened.conditions
             else:
                 self.state = MapState.of(opened)
@@ -553,7 +575,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         except SaveError as exc:
             raise CliError(str(exc)) from None
     else:
-        app = open_table(args.map, rules=args.rules, size=args.size)
+        app = open_table(args.map, rules=args.rules, size=args.size, seeded_dice=True)
     _render_overlays(app, args)
     try:
         render_png(app, out, args.size)

@@ -95,3 +95,22 @@ def test_a_game_saved_and_loaded_replays_to_the_same_position(tmp_path) -> None:
     savefile.write_save(path, game, "dogfaces-platoon")
     loaded, _, _ = load_game(path, open_map_or_scenario, ruleset)
     assert loaded.state.to_json() == game.state.to_json()
+
+
+def test_reach_and_los_answer_on_the_opening_position(capsys) -> None:  # type: ignore[no-untyped-def]
+    """III: the rules set the teams up when the game begins, so the scenario file holds
+    no soldiers; `tabletop reach` and `tabletop los` answer on the position the game
+    opens at (the one `render` draws) and say so, instead of "no units here"."""
+    import json
+
+    from tabletop.cli import main
+
+    game = new_game(open_map_or_scenario("dogfaces"), ruleset("dogfaces"), seed=0)  # type: ignore[arg-type]
+    game.use_seeded_dice()
+    auto_setup(game)
+    brett = game.state.map.piece("blue-brett")
+    assert main(["reach", "dogfaces", "blue-brett", "--json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["from"] == game.state.board.label(brett.hex)
+    assert "opening position" in out.err
+    assert main(["los", "dogfaces", "blue-brett", "red-brett", "--json"]) == 0

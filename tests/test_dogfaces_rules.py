@@ -403,6 +403,31 @@ def test_damage_summed_per_target() -> None:
     assert any("3 point(s), column 3, roll 6: OOC" in x for x in lines) and s.where("red-mark") == "ooc"
 
 
+def test_results_are_recorded_where_they_happen() -> None:
+    """Issue 14 item 5 (VI): every result is shown on the map where it happens: the summed
+    attack as one fire from both firers' hexes to the target with the Combat Table's
+    result in words, and a retreat (VI R2, G-D4) as a move along its path."""
+    s = make(
+        [("brett", "blue", at(1)), ("dave", "blue", at(2, 2)), ("mark", "red", at(4)), ("sam", "red", at(6))],
+        phase="p1-attack",
+    )
+    declare = dice()
+    for who in ("blue-brett", "blue-dave"):
+        R.apply(s, next(a for a in shots(s, who) if a["target"] == "red-mark"), declare)
+    assert [p["result"] for p in declare.places] == ["red-mark: declared", "red-mark: declared"]
+    roll = dice(3)  # 3 points, column 3, roll 3: Stunned (VI table)
+    R.apply(s, {"do": "resolve", "side": "blue"}, roll)
+    (fire,) = roll.places
+    assert fire["kind"] == "fire" and fire["hexes"] == [at(1), at(2, 2), at(4)]
+    assert fire["units"] == ["blue-brett", "blue-dave", "red-mark"] and fire["result"] == "red-mark: hit, Stunned"
+    s = make([("brett", "red", at(1)), ("sam", "blue", at(4))])
+    retreat = dice()
+    rs.apply_result(s, s.map.piece("blue-sam"), "R2", [s.board.hex_of(at(1))], retreat)
+    (move,) = retreat.places
+    assert move["kind"] == "move" and move["hexes"][0] == at(4) and move["hexes"][-1] == label(s, "blue-sam")
+    assert len(move["hexes"]) == 3
+
+
 def test_forest_limits_range_to_two() -> None:
     """V: a shot through any portion of a forest hex has its range limited to 2."""
     rows = [". . . . . . . . . . . ."] * 2 + [". . F . . . . . . . . ."] + [". . . . . . . . . . . ."] * 2

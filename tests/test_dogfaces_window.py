@@ -90,3 +90,55 @@ def test_overwatch_arcs_show_where_a_soldier_on_overwatch_fires(game) -> None:  
     game.state.map.update(replace(blue, status=blue.status | {rules.OVERWATCH}))
     _, arcs = extras.overlays(seen_by(game, "blue"))
     assert arcs.marks and all(distance(m.hex, blue.hex) <= max(w.farthest for w in rules.weapons_of(blue)) for m in arcs.marks)
+
+
+def test_resolved_attacks_are_drawn_at_their_targets_with_the_result(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Item 5: every result shown on the map where it happens. A declared shot is drawn
+    from firer to target as declared; resolving (VI) draws the attack from the firer's
+    hex with the Combat Table's result in words at the target, in a box of its own."""
+    import json
+
+    import pygame
+
+    from tabletop.engine.actions import END_PHASE
+    from tabletop.ui.firing import FIRE, Firing
+    from tabletop.ui.table import open_table
+
+    app = open_table("dogfaces", size=(1280, 800), seed=3, autosave=tmp_path / "auto.json")
+    game = app.play
+    while not game.state.phase.endswith("attack"):
+        game.play(game.proposal() or dict(END_PHASE))
+    side = rules.phase_side(game.state)
+    shooter = rules.units(game.state, side)[0]
+    enemy = rules.units(game.state, rules.other(side))[0]
+    state = game.state
+    free = [h for h in state.board.grid.hexes() if not state.map.units_at(h)]
+    here = next(h for h in free if any(distance(h, x) == 2 and rules.sees(state.map, h, x) for x in free))
+    there = next(x for x in free if distance(here, x) == 2 and rules.sees(state.map, here, x))
+    state.map.move(shooter.id, here)
+    state.map.move(enemy.id, there)
+    shot = next(a for a in rules.shots_for(state, state.map.piece(shooter.id)) if a["target"] == enemy.id)
+    game.play(shot)
+    app.sync()
+    firing = next(c for c in app.components if isinstance(c, Firing))
+    firing.update(app, 0.0)
+    ((fire, result),) = firing.shown_fires(app)
+    label = state.board.label
+    assert fire.hexes == (label(here), label(there)) and result == f"{enemy.id}: declared"
+    entry = game.play({"do": "resolve", "side": side})
+    app.sync()
+    firing.update(app, 0.0)
+    ((fire, result),) = firing.shown_fires(app)
+    words = rules.RESULT_WORDS
+    assert fire.hexes[0] == label(here) and fire.hexes[-1] == label(there)
+    assert result in {f"{enemy.id}: {w}" for w in words.values()}
+    assert entry.where[0]["result"] == result
+    assert type(entry).from_json(json.loads(json.dumps(entry.to_json()))).happenings() == entry.happenings()
+    surface = pygame.Surface((1280, 800))
+    app.camera.center = app.view.center(here)
+    app.draw(surface)
+    assert "result" in firing.boxes  # the result's box, beside the target
+    x, y = app.screen_of(here)
+    s = app.camera.scale
+    ring = s * 0.85 - max(3, round(s * 0.1)) / 2
+    assert tuple(surface.get_at((round(x + ring), round(y))))[:3] == FIRE  # the firer ringed

@@ -287,3 +287,19 @@ def test_german_fire_is_drawn_from_firer_to_target_with_its_result(tmp_path: Pat
     s = app.camera.scale
     ring = s * 0.85 - max(3, round(s * 0.1)) / 2
     assert tuple(surface.get_at((round(x + ring), round(y))))[:3] == FIRE  # the firer ringed
+
+
+def test_a_saved_entrys_where_is_checked_and_kept() -> None:
+    """Where an action's results landed (Entry.where, recorded while it is played) is kept
+    in a save; a save that gives anything but a list of mappings there is refused with
+    its place named (issue 14 item 5: results drawn where they happen)."""
+    from tabletop.engine.game import Entry
+    from tabletop.engine.savecheck import SaveProblem, check_entry
+
+    place = Where("fire", ("0101", "0103"), ("B1", "R1"), result="R1: hit, Stunned").to_json()
+    entry = Entry(action={"do": "resolve"}, parent=-1, where=[place])
+    saved = json.loads(json.dumps(entry.to_json()))
+    check_entry(saved, 0, 1)
+    assert Entry.from_json(saved).happenings() == (Where("fire", ("0101", "0103"), ("B1", "R1"), None, "R1: hit, Stunned"),)
+    with pytest.raises(SaveProblem, match=r"entries\[0\]\.where\[0\]"):
+        check_entry({**saved, "where": ["nonsense"]}, 0, 1)

@@ -13,7 +13,9 @@ Any action may also name where it happens, for the window to draw (issue 13 find
 German fire was text only): ``"where": [{"kind": "fire", "hexes": ["0405", "0607"],
 "units": ["G1", "A3"], "roll": 0}]``, read by ``where``. The rules that make the action
 fill it; no rule reads it, and an action without it (every older save) is drawn as
-before.
+before. What is known only once the action is played (where the results of several
+attacks resolved together land) the rules record while applying it
+(``Dice.happened``); the log keeps it beside the action (``Entry.where``).
 """
 
 from __future__ import annotations
@@ -65,12 +67,14 @@ class Where:
     order (a move's path; a fire's firer then target), the units it concerns (the
     firer first), and, for a result decided by dice, which of the action's rolls
     (``Entry.rolls`` index) says it (the roll's outcome is the result, in the rules'
-    words)."""
+    words), or the ``result`` itself in words when no single roll says it. A fire may
+    name several firers: every hex but the last fires at the last."""
 
     kind: Kind
     hexes: tuple[str, ...]
     units: tuple[str, ...] = ()
     roll: int | None = None
+    result: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "hexes": list(self.hexes)}
@@ -78,13 +82,20 @@ class Where:
             out["units"] = list(self.units)
         if self.roll is not None:
             out["roll"] = self.roll
+        if self.result is not None:
+            out["result"] = self.result
         return out
 
 
 def where(action: Mapping[str, Any]) -> tuple[Where, ...]:
     """Where ``action`` says it happens; () when it says nothing. What is not well formed
     (a save edited by hand) is left out rather than refused: it is only drawn."""
-    found = action.get(WHERE)
+    return wheres(action.get(WHERE))
+
+
+def wheres(found: Any) -> tuple[Where, ...]:
+    """The well-formed ``Where`` records of a JSON list (an action's ``where``, or an
+    entry's: see ``Entry.where``); the rest left out."""
     if not isinstance(found, list):
         return ()
     out = []
@@ -98,7 +109,8 @@ def where(action: Mapping[str, Any]) -> tuple[Where, ...]:
             continue
         if roll is not None and (type(roll) is not int or roll < 0):
             roll = None
-        out.append(Where(item["kind"], tuple(hexes), tuple(units), roll))
+        result = item.get("result")
+        out.append(Where(item["kind"], tuple(hexes), tuple(units), roll, result if isinstance(result, str) else None))
     return tuple(out)
 
 

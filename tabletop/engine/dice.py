@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Iterable, MutableSequence
+from collections.abc import Iterable, Mapping, MutableSequence
 from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
@@ -101,6 +101,7 @@ class Dice:
         self._secret = secret
         self._recorded = None if recorded is None else list(recorded)
         self.streamed: list[int] = []  # every value drawn from the stream, in order
+        self.places: list[dict[str, Any]] = []  # where the action's results landed (``happened``)
 
     @property
     def script_left(self) -> list[int]:
@@ -145,6 +146,13 @@ class Dice:
         done = self.log[-1]._replace(outcome=outcome)
         self.log[-1] = done
         return done
+
+    def happened(self, place: Mapping[str, Any]) -> None:
+        """Record where a result of the action being played landed (an
+        ``actions.Where`` as JSON), for the window to draw. The dice keep it because
+        they already record, per action, what was rolled and what it meant; the game
+        logs it with the entry (``Entry.where``). No rule reads it."""
+        self.places.append(dict(place))
 
     def below(self, n: int) -> int:
         """A uniform whole number 0..n-1 from the seeded stream (never the script), not

@@ -68,7 +68,7 @@ from typing import Protocol
 from tabletop.hexgrid import LabelError
 
 from . import setup
-from .actions import END_PHASE, TABLE_ACTIONS, Action, generic_apply, generic_refusal
+from .actions import END_PHASE, TABLE_ACTIONS, Action, Where, generic_apply, generic_refusal, where, wheres
 from .attributes import json_problem
 from .dice import Dice, Roll, ScriptError
 from .pieces import Newcomers, Piece
@@ -236,6 +236,7 @@ class Entry:
     window: int | None = None  # a reaction: the entry whose action opened its window
     revealed: list[str] = field(default_factory=list)  # sides it showed hidden information to
     stream: list[int] = field(default_factory=list)  # values drawn from secret dice, fed back on replay
+    where: list[JsonDict] = field(default_factory=list)  # where its results landed (Dice.happened)
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {
@@ -256,6 +257,8 @@ class Entry:
             out["revealed"] = list(self.revealed)
         if self.stream:
             out["stream"] = list(self.stream)
+        if self.where:
+            out["where"] = [dict(w) for w in self.where]
         return out
 
     @classmethod
@@ -272,7 +275,12 @@ class Entry:
             window=data.get("window"),
             revealed=list(data.get("revealed", ())),
             stream=list(data.get("stream", ())),
+            where=[dict(w) for w in data.get("where", ()) if isinstance(w, dict)],
         )
+
+    def happenings(self) -> tuple[Where, ...]:
+        """Where the action says it happens, then where its results landed."""
+        return where(self.action) + wheres(self.where)
 
 
 class Game:
@@ -543,6 +551,7 @@ class Game:
         entry.script = _scripted_faces(dice)
         entry.rolls = list(dice.log)
         entry.stream = list(dice.streamed) if self._secret is not None else []
+        entry.where = list(dice.places)
         entry.turn, entry.phase = self.state.turn, self.state.phase
         self.entries.append(entry)
         index = len(self.entries) - 1

@@ -32,7 +32,7 @@ SAVE_KEYS = (
     "hand_dice",
 )
 ENTRY_KEYS = ("action", "parent", "rolls", "lines", "turn", "phase")
-ENTRY_OPTIONAL = ("script", "last_child", "window", "revealed", "stream")
+ENTRY_OPTIONAL = ("script", "last_child", "window", "revealed", "stream", "where")
 STATE_KEYS = (
     "turn",
     "phase",
@@ -245,6 +245,10 @@ def check_entry(value: Any, index: int, count: int) -> None:
     if entry.get("window") is not None and not 0 <= whole(entry["window"], f"{where}.window") < index:
         raise SaveProblem(f"{where}.window", "must name an earlier entry: the one that opened the window")
     texts(entry.get("revealed", []), f"{where}.revealed")
+    for i, place in enumerate(items(entry.get("where", []), f"{where}.where")):
+        if not isinstance(place, dict):  # where results landed: only drawn (Entry.where)
+            raise SaveProblem(f"{where}.where[{i}]", f"must be a mapping, not {shown(place)}")
+        nesting(place, f"{where}.where[{i}]", SAVE_DEPTH - _LEVELS_ABOVE_ACTION)
     if entry.get("last_child") is not None:
         child = whole(entry["last_child"], f"{where}.last_child")
         if not index < child < count:

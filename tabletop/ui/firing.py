@@ -144,10 +144,11 @@ class Firing(Component):
         game = app.play
         if game.head >= 0 and self.clock <= self._until:
             entry = game.entries[game.head]
-            fire = next((w for w in where(entry.action) if w.kind == "fire"), None)
-            if fire is not None:
+            for fire in (w for w in entry.happenings() if w.kind == "fire"):
                 result = "played"
-                if fire.roll is not None and fire.roll < len(entry.rolls):
+                if fire.result is not None:
+                    result = fire.result
+                elif fire.roll is not None and fire.roll < len(entry.rolls):
                     roll = entry.rolls[fire.roll]
                     result = f"{' '.join(map(str, roll.result))}: {roll.outcome}"
                 out.append((fire, result))
@@ -209,7 +210,7 @@ class Firing(Component):
         head = app.play.head
         if not fresh or head < 0:
             return
-        said = where(app.play.entries[head].action)
+        said = app.play.entries[head].happenings()
         for w in said:
             hexes = self._hexes(app, w.hexes)
             if w.kind == "move" and len(hexes) >= 2:
@@ -231,7 +232,7 @@ class Firing(Component):
         """Every hex the last action happened in (for the following camera)."""
         out = [h for _, path in self.moves for h in path] + [h for h, _ in self.marked]
         if app.play.head >= 0:
-            for w in where(app.play.entries[app.play.head].action):
+            for w in app.play.entries[app.play.head].happenings():
                 out += self._hexes(app, w.hexes)
         return out
 
@@ -245,8 +246,8 @@ class Firing(Component):
         self.boxes = {}
         if app.play.head == self._head and self.clock <= self._until:
             self._draw_deeds(surface, app)
-        for fire, result in reversed(self.shown_fires(app)):  # the played one's result on top
-            self._draw_fire(surface, app, fire, result)
+        for n, (fire, result) in enumerate(reversed(self.shown_fires(app))):  # the played one's on top
+            self._draw_fire(surface, app, fire, result, f"result{n}" if n else "result")
         found = self.preview(app)
         if found is not None:
             self._draw_preview(surface, app, *found)
@@ -278,25 +279,32 @@ class Firing(Component):
         for h, colour in self.marked:
             _ring(surface, app.screen_of(h), s * 0.85, width, colour)
 
-    def _draw_fire(self, surface: pygame.Surface, app: App, fire: Where, result: str | None) -> None:
+    def _draw_fire(
+        self, surface: pygame.Surface, app: App, fire: Where, result: str | None, name: str = "result"
+    ) -> None:
+        """One fire: each firer ringed with an arrow to the target (a dashed aim for the
+        step not yet played), and the result boxed at the target as ``name``."""
         hexes = self._hexes(app, fire.hexes)
         if len(hexes) < 2:
             return
-        a, b = app.screen_of(hexes[0]), app.screen_of(hexes[-1])
+        firers, b = [app.screen_of(h) for h in dict.fromkeys(hexes[:-1])], app.screen_of(hexes[-1])
         s = app.camera.scale
         width = max(3, round(s * 0.1))
-        _ring(surface, a, s * 0.85, width, FIRE)
-        if result is None:  # the step about to be played: a dashed aim, no result yet
-            _dashed(surface, a, b, width, FIRE, gap=s * 0.5)
+        for a in firers:
+            _ring(surface, a, s * 0.85, width, FIRE)
+            if result is None:  # the step about to be played: a dashed aim, no result yet
+                _dashed(surface, a, b, width, FIRE, gap=s * 0.5)
+            else:
+                _arrow(surface, a, b, width, FIRE, gap=s * 0.5)
+        if result is None:
             _ring(surface, b, s * 0.6, max(2, width - 1), FIRE)
             return
-        _arrow(surface, a, b, width, FIRE, gap=s * 0.5)
         colour = _result_colour(result)
         _ring(surface, b, s * 0.6, width, colour)
         if "hit" in result.split(":", 1)[-1] and colour == HIT:
             _burst(surface, b, s * 0.45, width, colour)
-        img = self._box("result", (result, colour), [(result, colour)], colour)
-        self.boxes["result"] = _blit_near(surface, app, img, b, s * 0.7)
+        img = self._box(name, (result, colour), [(result, colour)], colour)
+        self.boxes[name] = _blit_near(surface, app, img, b, s * 0.7)
 
     def _draw_preview(
         self, surface: pygame.Surface, app: App, firer: Piece, target: Piece, answer: Preview

@@ -110,10 +110,12 @@ def open_table(
     load: Path | None = None,
     autosave: Path | None = None,
     scenario: str | None = None,
+    seeded_dice: bool = False,
 ) -> App:
     """An App for a map or scenario (path or bare shipped name) with a game begun on it,
     or for a saved game (``load``). DataErrors if unreadable, SaveError for a bad save,
-    ValueError for an unknown option.
+    ValueError for an unknown option. ``seeded_dice``: roll from ``seed`` even in a
+    two-sided game (a picture that must repeat, ``tabletop render``; nobody plays it).
 
     Nothing is written while the table is set up (auto setup ends a phase): the
     autosave into ``autosave`` runs from the first phase ended after this returns, or
@@ -135,6 +137,8 @@ def open_table(
             options=options,
             on_phase_end=save_phase,
         )
+        if seeded_dice:
+            game.use_seeded_dice()
         if setup == "auto":
             auto_setup(game)
     save_phase.source = source

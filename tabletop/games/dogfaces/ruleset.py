@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from tabletop.board import Map
-from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.actions import END_PHASE, Action, Where
 from tabletop.engine.attributes import pairs
 from tabletop.engine.dice import Dice
 from tabletop.engine.game import Phase
@@ -377,6 +377,8 @@ def apply_result(state: GameState, piece: Piece, result: str, attackers: list[He
                 _stun(state, piece, lines)
                 piece = state.map.piece(piece.id)
             else:
+                start = state.board.label(piece.hex)
+                dice.happened(Where("move", (start, *(state.board.label(h) for h in path)), (piece.id,)).to_json())
                 moved = state.map.move(piece.id, path[-1])
                 status = moved.status - {OVERWATCH}
                 if result == "R2" and was_stunned:
@@ -389,11 +391,31 @@ def apply_result(state: GameState, piece: Piece, result: str, attackers: list[He
     return lines
 
 
+#: a Combat Table result as the map shows it at the target (``Where.result``)
+RESULT_WORDS = {
+    "miss": "miss",
+    "St": "hit, Stunned",
+    "R2": "hit, Retreat 2",
+    "R2S": "hit, Retreat 2 and Stunned",
+    "OOC": "hit, Out of Combat",
+}
+
+
 def attack(
-    state: GameState, target: Piece, strikes: list[combat.Strike], attackers: list[Hex], dice: Dice
+    state: GameState,
+    target: Piece,
+    strikes: list[combat.Strike],
+    attackers: list[Hex],
+    dice: Dice,
+    firers: tuple[str, ...] = (),
+    splash: bool = False,
 ) -> tuple[str, list[str]]:
-    """Roll one attack and apply its result."""
+    """Roll one attack and apply its result; where it happened is recorded for the
+    window (every firer's hex, then the target's; the result in words at the target)."""
     result, lines = combat.resolve(strikes, target_of(state, target), lambda why: dice.d6(why), target.id)
+    hexes = tuple(state.board.label(h) for h in [*attackers, target.hex])
+    said = f"{target.id}{' (splash)' if splash else ''}: {RESULT_WORDS[result]}"
+    dice.happened(Where("fire", hexes, (*firers, target.id), result=said).to_json())
     return result, lines + apply_result(state, target, result, attackers, dice)
 
 
@@ -410,7 +432,7 @@ def _splash(
                 continue
             strike = strike_of(state, shooter, weapon, h, splash=True)
             lines.append(f"splash on {p.id} in {state.board.label(h)}")
-            lines += attack(state, p, [strike], [shooter.hex], dice)[1]
+            lines += attack(state, p, [strike], [shooter.hex], dice, (shooter.id,), splash=True)[1]
     return lines
 
 
@@ -440,7 +462,8 @@ def resolve_all(state: GameState, dice: Dice) -> list[str]:
         names = ", ".join(f"{s.id} ({w.name})" for s, w in group)
         lines.append(f"{names} at {target}")
         strikes = [strike_of(state, s, w, piece.hex) for s, w in group]
-        lines += attack(state, piece, strikes, [s.hex for s, _ in group], dice)[1]
+        firers = tuple(s.id for s, _ in group)
+        lines += attack(state, piece, strikes, [s.hex for s, _ in group], dice, firers)[1]
     for who, idx, target, splash in shots:
         shooter = find(state, who)
         weapon = weapons_of(shooter)[idx]
@@ -734,7 +757,10 @@ class DogfacesRules:
         if do == "shoot":
             splash = action.get("splash", "")
             state.mark("shots", f"{action['piece']}|{action['weapon']}|{action['target']}|{splash}")
-            w = weapons_of(state.map.piece(str(action["piece"])))[int(action["weapon"])]
+            shooter, aimed = state.map.piece(str(action["piece"])), state.map.piece(str(action["target"]))
+            w = weapons_of(shooter)[int(action["weapon"])]
+            hexes = (board.label(shooter.hex), board.label(aimed.hex))
+            dice.happened(Where("fire", hexes, (shooter.id, aimed.id), result=f"{aimed.id}: declared").to_json())
             return [f"{action['piece']} aims his {w.name} at {action['target']}"]
         if do == "overwatch":
             piece = state.map.piece(str(action["piece"]))
@@ -790,7 +816,7 @@ class DogfacesRules:
         centre = target.hex
         before = (target.hex, target.status)
         _result, more = attack(
-            state, target, [strike_of(state, shooter, weapon, target.hex)], [shooter.hex], dice
+            state, target, [strike_of(state, shooter, weapon, target.hex)], [shooter.hex], dice, (shooter.id,)
         )
         lines += more
         if weapon.splash:
