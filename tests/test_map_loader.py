@@ -163,3 +163,46 @@ def test_hexside_keys_do_not_depend_on_the_order_written(tmp_path: Path) -> None
     m = load_text(tmp_path, GOOD)
     a, b = m.hex_of("0303"), m.hex_of("0302")
     assert hexside(a, b) in m.hexsides["wall"].sides
+
+
+# --- background: a printed map's picture under the grid (issue 21 item 2) ----------------
+
+
+def _png(path: Path, size: tuple[int, int] = (40, 30)) -> None:
+    import pygame
+
+    pygame.image.save(pygame.Surface(size), str(path))
+
+
+def test_a_background_image_beside_the_map_is_read_with_its_alignment(tmp_path: Path) -> None:
+    _png(tmp_path / "board.png")
+    m = load_text(tmp_path, GOOD + "background: {image: board.png, origin: [12, 8.5], scale: 20}\n")
+    assert m.background is not None and m.background.image == (tmp_path / "board.png").resolve()
+    assert m.background.origin == (12.0, 8.5) and m.background.scale == (20.0, 20.0)
+    assert m.background.pixel((1.5, 0.0), (0.0, 0.0)) == (42.0, 8.5)
+
+
+@pytest.mark.parametrize(
+    ("block", "says"),
+    [
+        ("{image: ../board.png, origin: [0, 0], scale: 1}", "outside the map's folder"),
+        ("{image: /etc/passwd, origin: [0, 0], scale: 1}", "outside the map's folder"),
+        ("{image: board.gif, origin: [0, 0], scale: 1}", "not a PNG or JPEG"),
+        ("{image: missing.png, origin: [0, 0], scale: 1}", "not found beside the map"),
+        ("{image: board.png, origin: [0], scale: 1}", "`origin` must be [x, y]"),
+        ("{image: board.png, origin: [0, 0], scale: [0, 1]}", "`scale` must be [x, y], numbers above 0"),
+        ("{image: board.png, origin: [0, 0], scale: 1, zoom: 2}", "zoom"),
+    ],
+)
+def test_a_bad_background_is_refused_with_its_line_and_the_fix(tmp_path: Path, block: str, says: str) -> None:
+    """A map file never reads outside its folder (the project's standard); every problem
+    names the line."""
+    (tmp_path / "sub").mkdir()
+    _png(tmp_path / "board.png")
+    _png(tmp_path / "sub" / "board.png")
+    path = tmp_path / "sub" / "m.yaml"
+    path.write_text(GOOD + f"background: {block}\n", encoding="utf-8")
+    with pytest.raises(DataErrors) as info:
+        load_map(path)
+    (error,) = [str(e) for e in info.value.errors]
+    assert says in error and f"m.yaml:{GOOD.count(chr(10)) + 1}" in error

@@ -28,14 +28,16 @@ from tabletop.hexgrid import (
 from tabletop.shipped import open_data
 from tabletop.yamlfile import DataErrors, LineDict, LineList
 
-from .model import HexFeature, HexsideFeature, Map, Region, TerrainType
+from .model import Background, HexFeature, HexsideFeature, Map, Region, TerrainType
 
 KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 TOP_KEYS = (
     "name", "rules", "notes", "grid", "terrain", "default_terrain", "rows", "hexes",
-    "elevation", "features", "hexsides", "regions", "line_of_sight",
+    "elevation", "features", "hexsides", "regions", "line_of_sight", "background",
 )  # fmt: skip
+BACKGROUND_KEYS = ("image", "origin", "scale")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 LOS_KEYS = ("grazing", "markers")
 LOS_EFFECTS = ("clear", "hinder", "block")
 GRAZING = ("both", "either", "never")
@@ -169,6 +171,7 @@ def build_map(data: Any, path: Path) -> Map:
     sides = _placed(c, data, "hexsides", HEXSIDE_KEYS, "between", grid, _hexside_feature)
     regions = _placed(c, data, "regions", REGION_KEYS, None, grid, _region)
     los = _line_of_sight(c, data, types)
+    background = _background(c, data, path)
     if c.errors:
         raise DataErrors(c.errors)
     assert name is not None and terrain is not None and elevation is not None
@@ -186,6 +189,7 @@ def build_map(data: Any, path: Path) -> Map:
         notes=notes,
         scale=scale or "",
         path=path,
+        background=background,
     )
 
 
@@ -511,6 +515,53 @@ def _line_of_sight(c: _Check, data: LineDict, types: dict[str, TerrainType]) -> 
         )
         markers = {}
     return {"grazing": grazing, "markers": dict(markers)}
+
+
+def _background(c: _Check, data: LineDict, path: Path) -> Background | None:
+    """The printed map's picture: a PNG or JPEG inside the map's folder (a map file
+    never reads outside its folder), where the first hex's centre lies on it and its
+    pixels per hex size."""
+    block = c.mapping(data, "background", "a map")
+    if block is None:
+        return None
+    c.known_keys(block, BACKGROUND_KEYS, "background")
+    folder = path.parent.resolve()
+    image: Path | None = None
+    name = block.get("image")
+    line = c.line_of(block, "image") or c.line_of(data, "background")
+    if not isinstance(name, str) or not name.strip():
+        c.fail(line, "background needs `image:`, a PNG or JPEG file beside the map (board.png)")
+    elif Path(name).is_absolute() or not (folder / name).resolve().is_relative_to(folder):
+        c.fail(line, f"background image {name!r} is outside the map's folder; copy it beside the map")
+    elif Path(name).suffix.lower() not in IMAGE_SUFFIXES:
+        c.fail(line, f"background image {name!r} is not a PNG or JPEG; convert it (.png, .jpg)")
+    elif not (folder / name).is_file():
+        c.fail(line, f"background image {name!r} not found beside the map in {folder}; check the name")
+    else:
+        image = (folder / name).resolve()
+    origin = _pair(c, block, "origin", "the image pixel (x, y) where the first hex's centre lies", 0)
+    scale = _pair(c, block, "scale", "image pixels per hex size (centre to corner), across and down", 1e-6)
+    if image is None or origin is None or scale is None:
+        return None
+    return Background(image, origin, scale)
+
+
+def _pair(c: _Check, block: LineDict, key: str, meaning: str, least: float) -> tuple[float, float] | None:
+    """Two numbers ``[x, y]`` (or one number for both) of at least ``least``."""
+    value = block.get(key)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = [value, value]
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and least <= v < 1e7 for v in value)
+    )
+    if not ok or not isinstance(value, list):
+        low = "0 or more" if least == 0 else "above 0"
+        line = c.line_of(block, key) or c.line_of(block, "image")
+        c.fail(line, f"background `{key}` must be [x, y], numbers {low}: {meaning}")
+        return None
+    return (float(value[0]), float(value[1]))
 
 
 def _unknown(what: str, value: Any, known: dict[str, Any]) -> str:

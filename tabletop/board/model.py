@@ -59,6 +59,26 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Background:
+    """A printed map's picture under the grid (``background:`` in a map file): the image
+    file (inside the map's folder), the image pixel where the first hex's centre lies,
+    and the image pixels per hex size (centre to corner) across and down. Only drawn:
+    line of sight and movement come from the terrain data painted over it."""
+
+    image: Path
+    origin: tuple[float, float]
+    scale: tuple[float, float]
+
+    def pixel(self, world: tuple[float, float], first: tuple[float, float]) -> tuple[float, float]:
+        """The image pixel under the world point ``world`` (``first``: the first hex's
+        centre in world units)."""
+        return (
+            self.origin[0] + (world[0] - first[0]) * self.scale[0],
+            self.origin[1] + (world[1] - first[1]) * self.scale[1],
+        )
+
+
+@dataclass(frozen=True)
 class Map:
     """A whole map. Every hex of ``grid`` has a terrain key and an elevation."""
 
@@ -75,6 +95,7 @@ class Map:
     notes: str = ""
     scale: str = ""
     path: Path | None = None
+    background: Background | None = None
     _side_index: dict[Hexside, frozenset[str]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
