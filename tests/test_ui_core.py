@@ -138,3 +138,69 @@ def test_a_region_name_is_written_on_a_hex_without_pieces() -> None:
     moved = view.region_anchor(key, {taken})
     assert moved != home and moved in [view.layout.center(h) for h in board.regions[key].hexes]
     assert view.region_anchor(key, set()) == home
+
+
+# --- a printed map's picture under the grid (issue 21 item 2) ----------------------------
+
+
+def picture_map(tmp_path, bad: bool = False):  # type: ignore[no-untyped-def]
+    """A 6x5 blank map over a picture whose pixel at each hex centre is a colour of its
+    own (red = column, green = row): a drawn pixel says which hex of the picture it is."""
+    from tabletop.board.blank import blank_map_yaml
+
+    text = blank_map_yaml(columns=6, rows=5, name="Picture")
+    (tmp_path / "m0.yaml").write_text(text)
+    m = load_map(tmp_path / "m0.yaml")
+    lay = m.grid.layout(1.0)
+    fx, fy = lay.center(m.grid.hex_at(0, 0))
+    picture = pygame.Surface((300, 260))
+    picture.fill((0, 0, 0))
+    for h in m.grid.hexes():
+        x, y = lay.center(h)
+        col, row = m.grid.offset_of(h)
+        pygame.draw.circle(picture, (40 * col + 20, 40 * row + 20, 200), (30 + (x - fx) * 20, 25 + (y - fy) * 24), 6)
+    if bad:
+        (tmp_path / "board.png").write_bytes(b"not a png at all")
+    else:
+        pygame.image.save(picture, str(tmp_path / "board.png"))
+    (tmp_path / "m.yaml").write_text(text + "background: {image: board.png, origin: [30, 25], scale: [20, 24]}\n")
+    state = MapState.of(load_map(tmp_path / "m.yaml"))
+    return App(
+        state=state, title="t", los_policy=FreePlayPolicy.for_map(state), move_policy=FreePlayMovePolicy(), size=(800, 600)
+    )
+
+
+def test_the_background_picture_lies_under_the_hex_its_alignment_names(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21 item 2: the window draws the image under the grid; each hex's centre
+    shows the picture's point that the map's origin and scale put there. Shift+T cycles
+    the terrain colours over it (thin, none, full) and says which."""
+    pygame.font.init()
+    app = picture_map(tmp_path)
+    app.camera.zoom_at(2.0, *app.camera.area_centre())
+    key(app, pygame.K_t, pygame.KMOD_SHIFT)  # thin -> the picture alone
+    assert app.view.tint == 0.0 and "picture alone" in app.messages[-1]
+    surface = frame(app)
+    grid = app.state.board.grid
+    seen = 0
+    for h in grid.hexes():
+        x, y = app.screen_of(h)
+        if not (0 <= x < 800 and 0 <= y < 600) or app.layout.covers((round(x), round(y))):
+            continue
+        col, row = grid.offset_of(h)
+        r, g, b = tuple(surface.get_at((round(x), round(y))))[:3]
+        assert abs(r - (40 * col + 20)) <= 6 and abs(g - (40 * row + 20)) <= 6 and b > 150, (h, (r, g, b))
+        seen += 1
+    assert seen >= 6
+    key(app, pygame.K_t, pygame.KMOD_SHIFT)  # none -> full terrain colours: the picture hidden
+    surface = frame(app)
+    h = next(h for h in grid.hexes() if not app.layout.covers(tuple(map(round, app.screen_of(h)))))
+    x, y = app.screen_of(h)
+    assert tuple(surface.get_at((round(x), round(y))))[:3] == app.view.fill[app.view.index[h]]
+
+
+def test_an_unreadable_background_draws_the_terrain_and_says_why(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pygame.font.init()
+    app = picture_map(tmp_path, bad=True)
+    assert app.view.picture is None and app.view.tint == 1.0
+    assert any("board.png: cannot be read" in m for m in app.messages)
+    frame(app)  # draws, without the picture

@@ -109,6 +109,7 @@ CORE_SHORTCUTS = [
     ("Home", "fit the whole map in the map's area (between the side columns)"),
     ("F11", "full screen on / off"),
     ("F12", "save a screenshot (PNG) in the current folder"),
+    ("Shift+T", "a map's background picture: thin terrain colours over it / the picture alone / colours only"),
     ("Esc", "clear the selection / close a menu"),
     ("Ctrl+Q, closing the window", "quit (with unsaved changes: asks first; y / Enter quits, n / Esc stays)"),
     ("Space", "hot-seat hand-off screen: show the table to the side named (issue 12)"),
@@ -155,6 +156,8 @@ class App:
         self._seen: tuple[object, ...] = ()
         self.sync()
         self.view = BoardView(self.state.board)
+        if self.view.picture_problem:
+            self.say(self.view.picture_problem)  # the terrain alone is drawn, and the player told why
         self.camera = Camera(*self.size)
         self.layout, problem = Layout.remembered()
         if problem is not None:
@@ -447,6 +450,8 @@ class App:
             self._toggle_fullscreen()
         elif key == pygame.K_F12:
             self.screenshot()
+        elif key == pygame.K_t and mods & pygame.KMOD_SHIFT:
+            self.say(self.view.next_tint())
         elif key == pygame.K_ESCAPE:
             self.selected = None
         elif _is_quit_key(event):

@@ -3,6 +3,11 @@
 Why tiles: a frame must not redraw every hex. The map is drawn once per zoom level into
 512-pixel tiles, made as they first come into view and kept until the zoom changes, so
 panning a full-size map blits a handful of surfaces per frame.
+
+A map with a ``background`` (a printed map's picture) has the picture drawn under the
+hexes, the terrain colours laid over it at ``tint`` (thin by default; Shift+T in the
+window: thin, none, full), so the player sees the printed map and the terrain data the
+rules read, one over the other.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import numpy as np
 import pygame
 
 from tabletop.board import Map
+from tabletop.board.model import Background
 from tabletop.engine.pieces import MapState
 from tabletop.hexgrid import Hex, neighbors
 
@@ -21,6 +27,17 @@ from . import theme
 from .camera import Camera
 
 TILE = 512
+TINTS = (0.35, 0.0, 1.0)  # terrain colours over a background picture: thin, none, full (Shift+T)
+TINT_NAMES = {0.35: "thin terrain colours over the picture", 0.0: "the picture alone", 1.0: "terrain colours only"}
+
+
+def load_picture(background: Background) -> pygame.Surface:
+    """The background image as a 32-bit surface (smooth scaling needs one; a paletted
+    PNG is not), without needing a display. pygame.error if it cannot be read."""
+    raw = pygame.image.load(str(background.image))
+    out = pygame.Surface(raw.get_size(), pygame.SRCALPHA, 32)
+    out.blit(raw, (0, 0))
+    return out
 
 
 class BoardView:
@@ -50,6 +67,17 @@ class BoardView:
         self._tile_scale = 0.0
         self.show_labels = True
         self.show_regions = True
+        self.picture: pygame.Surface | None = None  # the background image, when the map has one
+        self.picture_problem = ""  # why a named background could not be drawn
+        self.tint = 1.0
+        if board.background is not None:
+            try:
+                self.picture = load_picture(board.background)
+                self.tint = TINTS[0]
+            except (pygame.error, OSError) as exc:  # unreadable image: the terrain alone, and why
+                self.picture_problem = f"background {board.background.image.name}: cannot be read ({exc})"
+        first = self.layout.center(board.grid.hex_at(0, 0))
+        self._first = (float(first[0]), float(first[1]))
 
     # --- geometry -------------------------------------------------------------------
 
@@ -165,6 +193,53 @@ class BoardView:
         """Forget the tiles (after a change of what is drawn on them)."""
         self._tiles.clear()
 
+    def next_tint(self) -> str:
+        """The next way of laying terrain over the background picture; what it is now."""
+        if self.picture is None:
+            return self.picture_problem or "this map has no background picture"
+        self.tint = TINTS[(TINTS.index(self.tint) + 1) % len(TINTS)] if self.tint in TINTS else TINTS[0]
+        self._tiles.clear()
+        self.ground_changes += 1  # the minimap is redrawn too
+        return f"background: {TINT_NAMES[self.tint]}"
+
+    def _picture_part(self, x0: float, y0: float, x1: float, y1: float, scale: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
+        """The background picture under the world rectangle (x0, y0)-(x1, y1), scaled to
+        ``scale`` pixels per world unit, and where it goes in a surface whose corner is
+        (x0, y0); None where the picture does not reach."""
+        bg, picture = self.board.background, self.picture
+        if bg is None or picture is None:
+            return None
+        u0, v0 = bg.pixel((x0, y0), self._first)
+        u1, v1 = bg.pixel((x1, y1), self._first)
+        w, h = picture.get_size()
+        cu0, cv0 = max(0, math.floor(u0)), max(0, math.floor(v0))
+        cu1, cv1 = min(w, math.ceil(u1)), min(h, math.ceil(v1))
+        if cu1 <= cu0 or cv1 <= cv0:
+            return None
+        sx, sy = bg.scale
+        size = (max(1, math.ceil((cu1 - cu0) / sx * scale)), max(1, math.ceil((cv1 - cv0) / sy * scale)))
+        part = pygame.transform.smoothscale(picture.subsurface((cu0, cv0, cu1 - cu0, cv1 - cv0)), size)
+        return part, (round((cu0 - u0) / sx * scale), round((cv0 - v0) / sy * scale))
+
+    def _fill_hexes(self, target: pygame.Surface, pix: np.ndarray, indices: list[int], outline: int) -> None:
+        """The hexes' terrain colours (over the picture at ``tint``) and grid lines."""
+        if self.picture is None or self.tint >= 1.0:
+            for k, i in enumerate(indices):
+                pts = pix[k].tolist()
+                pygame.draw.polygon(target, self.fill[i], pts)
+                if outline:
+                    pygame.draw.polygon(target, theme.GRID_LINE, pts, outline)
+            return
+        alpha = round(self.tint * 255)
+        if alpha:
+            wash = pygame.Surface(target.get_size(), pygame.SRCALPHA)
+            for k, i in enumerate(indices):
+                pygame.draw.polygon(wash, (*self.fill[i], alpha), pix[k].tolist())
+            target.blit(wash, (0, 0))
+        if outline:
+            for k in range(len(indices)):
+                pygame.draw.polygon(target, theme.GRID_LINE, pix[k].tolist(), outline)
+
     def _render_tile(self, tx: int, ty: int, scale: float) -> pygame.Surface:
         # Opaque (the background colour around the map): a plain copy is the cheapest blit.
         tile = pygame.Surface((TILE, TILE))
@@ -184,12 +259,11 @@ class BoardView:
         if len(near) == 0 and not self.sides:
             return tile
         pix = (self.corners[near] - (ox, oy)) * scale
-        outline = 1 if scale >= 10 else 0
-        for k, i in enumerate(near.tolist()):
-            pts = pix[k].tolist()
-            pygame.draw.polygon(tile, self.fill[i], pts)
-            if outline:
-                pygame.draw.polygon(tile, theme.GRID_LINE, pts, outline)
+        if self.tint < 1.0:
+            found = self._picture_part(ox, oy, ox + world_tile, oy + world_tile, scale)
+            if found is not None:
+                tile.blit(*found)
+        self._fill_hexes(tile, pix, near.tolist(), 1 if scale >= 10 else 0)
         self._draw_contours(tile, ox, oy, scale)
         self._draw_sides(tile, ox, oy, scale)
         if self.show_regions:
@@ -270,8 +344,11 @@ class BoardView:
         surf = pygame.Surface((max(1, math.ceil((x1 - x0) * scale)), max(1, math.ceil((y1 - y0) * scale))))
         surf.fill(theme.BACKGROUND)
         pix = (self.corners - (x0, y0)) * scale
-        for i in range(len(self.hexes)):
-            pygame.draw.polygon(surf, self.fill[i], pix[i].tolist())
+        if self.tint < 1.0:
+            found = self._picture_part(x0, y0, x1, y1, scale)
+            if found is not None:
+                surf.blit(*found)
+        self._fill_hexes(surf, pix, list(range(len(self.hexes))), 0)
         return surf, scale
 
 

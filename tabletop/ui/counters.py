@@ -381,7 +381,7 @@ class CounterLayer(Component):
         elif key == pygame.K_f:
             self.finder = _Finder()
             self.menu = None
-        elif key == pygame.K_t:
+        elif key == pygame.K_t and not mods & pygame.KMOD_SHIFT:  # Shift+T: the background picture
             self.tray_open = not self.tray_open
             if not self.tray_open:
                 self.placing = None
