@@ -585,6 +585,35 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_edit(args: argparse.Namespace) -> int:
+    """The map editor: the table window in editing mode on a map file (a scenario's map
+    for a scenario)."""
+    from tabletop.board.editing import MapDocument
+    from tabletop.ui.editor import open_editor, with_background
+
+    opened = _open(args.map)
+    path = opened.board.path if isinstance(opened, Scenario) else opened.path
+    if path is None:
+        raise CliError(f"{args.map}: its map has no file to edit")
+    if isinstance(opened, Scenario):
+        print(f"{opened.path} is a scenario: editing its map, {path} (units and options: edit the scenario file)")
+    doc = MapDocument.open(path)
+    if args.background is not None:
+        try:
+            print(with_background(doc, args.background))
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    print(f"tabletop {__version__}: editing {path}; F1 lists the shortcuts, Ctrl+S saves")
+    app = open_editor(doc, args.size)
+    try:
+        app.run(frames=args.frames)
+    except pygame_error() as exc:
+        raise CliError(f"cannot open a window ({exc}); the editor needs a display") from None
+    if doc.unsaved:
+        print(f"{path}: closed with unsaved edits (not written)", file=sys.stderr)
+    return 0
+
+
 def _render_overlays(app: Any, args: argparse.Namespace) -> None:
     """render's --los, --reach and --viewshed, looked up as ``los``, ``reach`` and
     ``viewshed`` look them up, and --extra. One hex twice is a line of sight of range 0, as ``los``
@@ -995,6 +1024,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _rules_option(p)
     p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser(
+        "edit",
+        help="edit a map in the window: paint terrain, elevation, features, hexsides, regions; "
+        "align a printed map's picture",
+        description="Open the map editor on a map file (a scenario's map for a scenario). F3-F8 "
+        "choose the tool, 1-9 picks a terrain (or feature, hexside, region), click or drag "
+        "paints, Ctrl+Z / Ctrl+Y undo and redo, Ctrl+S saves (keeping the file's comments and "
+        "layout). Start a new map with `tabletop map new` first.",
+    )
+    p.add_argument("map", type=_path, help="map or scenario file (path or bare shipped name)")
+    p.add_argument(
+        "--background",
+        metavar="IMAGE",
+        type=_path,
+        help="a printed map's picture (PNG/JPEG) to lay under the grid; copied beside the map",
+    )
+    p.add_argument("--size", type=_size, default=(1280, 800), help="window size WxH (default 1280x800)")
+    p.add_argument("--frames", type=_positive, help="close after this many frames (scripted checks)")
+    p.set_defaults(func=cmd_edit)
 
     p = sub.add_parser(
         "map",

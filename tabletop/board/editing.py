@@ -29,7 +29,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import LiteralScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from tabletop.atomicfile import write_atomic
 from tabletop.hexgrid import Hex, hexside
@@ -169,7 +169,7 @@ class MapDocument:
                 symbol = str(self.doc["terrain"][terrain]["symbol"])
                 return _set_token(self.doc, "rows", self.board, h, symbol) or dropped
             if terrain != self.doc.get("default_terrain"):
-                self.doc.setdefault("hexes", CommentedMap())[label] = terrain
+                self.doc.setdefault("hexes", CommentedMap())[_quoted(label)] = terrain
             return True
 
         return self._edit(change)
@@ -187,7 +187,7 @@ class MapDocument:
             if "rows" in block:
                 return _set_token(block, "rows", self.board, h, str(level)) or dropped
             if level != block.get("default", 0):
-                block.setdefault("hexes", CommentedMap())[label] = level
+                block.setdefault("hexes", CommentedMap())[_quoted(label)] = level
             return True
 
         return self._edit(change)
@@ -234,7 +234,7 @@ class MapDocument:
 
         def change() -> bool:
             if "hexes" not in spec:
-                members = sorted(self.board.label(x) for x in region.hexes)
+                members = [_quoted(x) for x in sorted(self.board.label(x) for x in region.hexes)]
                 for span in ("columns", "rows"):
                     spec.pop(span, None)
                 spec["hexes"] = _flow(members)
@@ -244,7 +244,7 @@ class MapDocument:
                 for i in reversed(found):
                     del listed[i]
             else:
-                listed.append(label)
+                listed.append(_quoted(label))
             return True
 
         return self._edit(change)
@@ -261,7 +261,7 @@ class MapDocument:
                 for i in reversed(found):
                     del listed[i]
             else:
-                listed.append(label)
+                listed.append(_quoted(label))
             return True
 
         return self._edit(change)
@@ -294,6 +294,12 @@ class MapDocument:
             return True
 
         return self._edit(change)
+
+
+def _quoted(label: str) -> DoubleQuotedScalarString:
+    """A hex label as the shipped files write it, ``"0504"`` (unquoted, YAML would read
+    the number 504)."""
+    return DoubleQuotedScalarString(label)
 
 
 def _drop_label(block: Any, key: str, label: str) -> bool:

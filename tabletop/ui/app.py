@@ -96,6 +96,10 @@ class Component:
     def owns_keyboard(self) -> bool:
         return False
 
+    def unsaved(self) -> bool:
+        """Whether this part holds work no file has (the editor's map): quitting asks."""
+        return False
+
     def wake_in(self, app: App) -> float | None:
         return None
 
@@ -377,6 +381,8 @@ class App:
     def unsaved(self) -> bool:
         """Whether the game holds a position no save file has (played since the last write)."""
         game = self.play
+        if any(c.unsaved() for c in self.components):
+            return True
         return bool(game.entries) and self.saved_at != (game.head, len(game.entries))
 
     def mark_saved(self) -> None:
@@ -399,7 +405,7 @@ class App:
             self.running = False
         elif event.key in (pygame.K_n, pygame.K_ESCAPE):
             self.confirm_quit = False
-            self.say("quit cancelled: Ctrl+S saves the game")
+            self.say("quit cancelled: Ctrl+S saves")
 
     def _handoff_event(self, event: pygame.event.Event) -> None:
         """The hand-off screen takes every event: Space shows the table, Ctrl+Q quits."""
@@ -531,7 +537,8 @@ class App:
 
     def _draw_confirm(self, surface: pygame.Surface) -> None:
         """The quit box: one question in the middle of the window, over everything."""
-        lines = ["Quit? The game has changes no save holds.", "y / Enter: quit    n / Esc: keep playing"]
+        what = "The map has edits" if any(c.unsaved() for c in self.components) else "The game has changes"
+        lines = [f"Quit? {what} no save holds.", "y / Enter: quit    n / Esc: stay"]
         imgs = [
             theme.text(t, CONFIRM_TEXT, theme.PANEL_TEXT if i else theme.HIGHLIGHT, i == 0)
             for i, t in enumerate(lines)

@@ -77,7 +77,7 @@ class BoardView:
             except (pygame.error, OSError) as exc:  # unreadable image: the terrain alone, and why
                 self.picture_problem = f"background {board.background.image.name}: cannot be read ({exc})"
         first = self.layout.center(board.grid.hex_at(0, 0))
-        self._first = (float(first[0]), float(first[1]))
+        self.first = (float(first[0]), float(first[1]))  # the first hex's centre: where a background's origin lies
 
     # --- geometry -------------------------------------------------------------------
 
@@ -209,8 +209,8 @@ class BoardView:
         bg, picture = self.board.background, self.picture
         if bg is None or picture is None:
             return None
-        u0, v0 = bg.pixel((x0, y0), self._first)
-        u1, v1 = bg.pixel((x1, y1), self._first)
+        u0, v0 = bg.pixel((x0, y0), self.first)
+        u1, v1 = bg.pixel((x1, y1), self.first)
         w, h = picture.get_size()
         cu0, cv0 = max(0, math.floor(u0)), max(0, math.floor(v0))
         cu1, cv1 = min(w, math.ceil(u1)), min(h, math.ceil(v1))

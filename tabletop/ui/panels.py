@@ -103,7 +103,8 @@ class Panels(Component):
 
     shortcuts = SHORTCUTS
 
-    def __init__(self) -> None:
+    def __init__(self, shows: tuple[str, ...] = DOCKED) -> None:
+        self.shows = frozenset(shows)  # the sections it docks (the editor shows no turn box or dice)
         self.rulings: dict[tuple[int, int], str] = {}  # (log entry, roll in it) -> "Hit" / "Miss"
         self.help_open = False
         self.expanded = False
@@ -354,7 +355,7 @@ class Panels(Component):
             out.append(Section("selection", piece.id, "right", 10, lines_height(lines, rw, SMALL), priority=2))
         image, _ = self.minimap_surface(app)
         out.append(Section("minimap", "Map (click to look)", "right", 90, image.get_height(), priority=4, bottom=True))
-        return out
+        return [s for s in out if s.name in self.shows]
 
     # --- drawing --------------------------------------------------------------------
 

@@ -1,0 +1,467 @@
+"""The map editor: the table window in an editing mode (``tabletop edit MAP``).
+
+Tools, on F3-F8 or a click in the editor's panel: paint terrain with a brush, set elevation, put hex features
+(roads) on hexes, hexside features (walls) on hexsides, paint regions, and, on a map
+with a background picture, align the picture with the grid by clicking three hex
+centres. Each change is an edit of the map file as a document (``board.editing``), so
+undo and redo are exact and the saved file keeps what its author wrote; after each
+one the document is checked as ``tabletop validate`` checks it, and its problems are
+listed in the editor's panel, the hexes they name ringed on the map. The map shown is
+always the one the rules would read: line of sight (``l``) and the legend follow each
+stroke.
+
+Decides nothing of the map's meaning: it edits the file the loader reads.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, ClassVar
+
+import pygame
+
+from tabletop.atomicfile import WriteError
+from tabletop.board.align import AlignError, fit
+from tabletop.board.editing import MapDocument
+from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
+from tabletop.engine.freeplay_rules import FreePlayRules
+from tabletop.engine.game import Game
+from tabletop.engine.pieces import MapState
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex, neighbors
+
+from . import theme
+from .app import App, Component
+from .board_view import BoardView
+from .layout import Section, draw_lines, lines_height
+
+TOOLS = ("terrain", "elevation", "feature", "hexside", "region", "align")
+TOOL_NAMES = {
+    "terrain": "Terrain brush",
+    "elevation": "Elevation",
+    "feature": "Hex features (roads)",
+    "hexside": "Hexside features (walls)",
+    "region": "Regions",
+    "align": "Align the background picture",
+}
+SECTION = "editor"
+SMALL = 18
+SWATCH = 14
+PROBLEMS_SHOWN = 6
+LABEL = re.compile(r"\b\d{4,6}\b")  # a hex label named in a problem's message
+PROBLEM = theme.LOS_BLOCKED
+HOVER = theme.HIGHLIGHT
+
+TOOL_KEYS = dict(zip(TOOLS, (pygame.K_F3, pygame.K_F4, pygame.K_F5, pygame.K_F6, pygame.K_F7, pygame.K_F8), strict=True))
+Lines = list[tuple[str, tuple[int, ...], bool]]
+
+SHORTCUTS = [
+    ("F3-F8, or click a tool", "editor: terrain brush, elevation, hex features, hexsides, regions, align the picture"),
+    ("1-9", "editor: pick the tool's terrain, feature, hexside or region"),
+    ("click, drag", "editor: paint the hexes (features and regions: on or off, as the first hex)"),
+    ("[ / ]", "editor: elevation to paint, one lower / higher"),
+    ("Ctrl+Z / Ctrl+Y", "editor: undo / redo"),
+    ("Ctrl+S", "editor: save the map file (its comments and layout kept)"),
+]
+
+
+def align_targets(board: Any) -> list[Hex]:
+    """The hexes whose centres the align tool asks for: three corners of the grid, far
+    apart across and down (the best-conditioned fit)."""
+    grid = board.grid
+    return [grid.hex_at(0, 0), grid.hex_at(grid.columns - 1, 0), grid.hex_at(0, grid.rows - 1)]
+
+
+class Editor(Component):
+    """The editing mode's tools, panel and map marks (see the module doc)."""
+
+    shortcuts: ClassVar[list[tuple[str, str]]] = SHORTCUTS
+
+    def __init__(self, doc: MapDocument) -> None:
+        self.doc = doc
+        self.tool = "terrain"
+        self.pick: dict[str, int] = dict.fromkeys(TOOLS, 0)
+        self.level = 1
+        self.stroke: bool | None = None  # a drag in progress: None, or what it sets (on / off)
+        self.stroked: set[Hex] = set()  # hexes this drag has done
+        self.clicks: list[tuple[tuple[float, float], tuple[float, float]]] = []  # align: (hex centre, picture pixel)
+        self.rows: list[tuple[int, pygame.Rect]] = []  # the panel's clickable rows drawn last
+        self.clickable: list[tuple[str, str]] = []  # what each of those rows is: ("tool"|"pick", key)
+        self._shown: object = None  # the map the table shows (rebuilt when the document's changes)
+        self.boxes: dict[str, pygame.Rect] = {}
+
+    # --- what the tool works with --------------------------------------------------------
+
+    def choices(self) -> list[str]:
+        """The keys the current tool picks among (1-9)."""
+        board = self.doc.board
+        return {
+            "terrain": list(board.terrain_types),
+            "feature": list(board.features),
+            "hexside": list(board.hexsides),
+            "region": list(board.regions),
+        }.get(self.tool, [])
+
+    def chosen(self) -> str | None:
+        found = self.choices()
+        return found[min(self.pick[self.tool], len(found) - 1)] if found else None
+
+    def tools(self) -> list[str]:
+        return [t for t in TOOLS if t != "align" or self.doc.board.background is not None]
+
+    def unsaved(self) -> bool:
+        return self.doc.unsaved
+
+    # --- events ----------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event, app: App) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return self._key(event, app)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for i, rect in self.rows:
+                if rect.collidepoint(event.pos) and i < len(self.clickable):
+                    return self._row_clicked(i, app)
+            if app.layout.covers(event.pos):
+                return False
+            h = app.hex_at_screen(*event.pos)
+            if self.tool == "align":
+                return self._align_click(app, event.pos)
+            if h is None:
+                return False
+            self.stroke, self.stroked = self._sets(h), set()
+            self._apply(app, h, event.pos)
+            return True
+        if event.type == pygame.MOUSEMOTION and self.stroke is not None and self.tool != "hexside":
+            h = app.hex_at_screen(*event.pos)
+            if h is not None and h not in self.stroked and not app.layout.covers(event.pos):
+                self._apply(app, h, event.pos)
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.stroke is not None:
+            self.stroke = None
+            return True
+        return False
+
+    def _key(self, event: pygame.event.Event, app: App) -> bool:
+        key, mods = event.key, event.mod
+        ctrl = bool(mods & (pygame.KMOD_CTRL | pygame.KMOD_META))
+        if ctrl and key == pygame.K_z and not mods & pygame.KMOD_SHIFT:
+            app.say("undone" if self.doc.undo() else "nothing to undo")
+        elif ctrl and (key == pygame.K_y or (key == pygame.K_z and mods & pygame.KMOD_SHIFT)):
+            app.say("redone" if self.doc.redo() else "nothing to redo")
+        elif ctrl and key == pygame.K_s:
+            self.save(app)
+        elif ctrl:
+            return False
+        elif key in TOOL_KEYS.values():
+            tool = next(t for t, k in TOOL_KEYS.items() if k == key)
+            self.choose_tool(app, tool)
+        elif pygame.K_1 <= key <= pygame.K_9 and self.choices():
+            self.pick[self.tool] = min(key - pygame.K_1, len(self.choices()) - 1)
+            app.say(f"{TOOL_NAMES[self.tool]}: {self.chosen()}")
+        elif key in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET) and self.tool == "elevation":
+            self.level = max(-99, min(99, self.level + (1 if key == pygame.K_RIGHTBRACKET else -1)))
+            app.say(f"elevation to paint: {self.level}")
+        elif key == pygame.K_ESCAPE and self.tool == "align" and self.clicks:
+            self.clicks = []
+            app.say("alignment: clicks cleared")
+        else:
+            return False
+        return True
+
+    def choose_tool(self, app: App, tool: str) -> None:
+        if tool not in self.tools():
+            app.say("align needs a background picture: tabletop edit MAP --background PICTURE.png")
+            return
+        self.tool, self.clicks = tool, []
+        app.say(f"tool: {TOOL_NAMES[tool]}")
+        if tool == "align":
+            app.say(f"alignment: click the centre of hex {self.doc.board.label(align_targets(self.doc.board)[0])} on the picture")
+
+    def _row_clicked(self, index: int, app: App) -> bool:
+        """A click on a tool row chooses the tool; on a palette row, picks it."""
+        kind, value = self.clickable[index]
+        if kind == "tool":
+            self.choose_tool(app, value)
+        else:
+            self.pick[self.tool] = self.choices().index(value)
+            app.say(f"{TOOL_NAMES[self.tool]}: {value}")
+        return True
+
+    def _sets(self, h: Hex) -> bool:
+        """What a stroke starting on ``h`` does to features and regions: on where the
+        first hex is off, off where it is on."""
+        key, board = self.chosen(), self.doc.board
+        if self.tool == "feature" and key is not None:
+            return h not in board.features[key].hexes
+        if self.tool == "region" and key is not None:
+            return h not in board.regions[key].hexes
+        return True
+
+    def _apply(self, app: App, h: Hex, pos: tuple[int, int]) -> None:
+        self.stroked.add(h)
+        key, board, doc = self.chosen(), self.doc.board, self.doc
+        changed = False
+        if self.tool == "terrain" and key is not None:
+            changed = doc.paint(h, key)
+        elif self.tool == "elevation":
+            changed = doc.set_elevation(h, self.level)
+        elif self.tool == "feature" and key is not None and (h in board.features[key].hexes) != self.stroke:
+            changed = doc.toggle_feature(key, h)
+        elif self.tool == "region" and key is not None and (h in board.regions[key].hexes) != self.stroke:
+            changed = doc.toggle_region(key, h)
+            if not changed:
+                app.say(f"region {key}: its last hex stays (a region is never empty)")
+        elif self.tool == "hexside" and key is not None:
+            other = self.side_at(app, h, pos)
+            if other is not None:
+                changed = doc.toggle_hexside(key, h, other)
+        if changed:
+            self.show(app)
+
+    def side_at(self, app: App, h: Hex, pos: tuple[int, int]) -> Hex | None:
+        """The neighbour of ``h`` across the hexside nearest the point ``pos``."""
+        x, y = pos
+        near = [(math.dist((x, y), app.screen_of(n)), n) for n in neighbors(h) if app.board.grid.contains(n)]
+        return min(near)[1] if near else None
+
+    def _align_click(self, app: App, pos: tuple[int, int]) -> bool:
+        """One named hex centre clicked on the picture; the third fixes the alignment."""
+        bg = self.doc.board.background
+        if bg is None:
+            return False
+        view = app.view
+        wx, wy = app.camera.to_world(*pos)
+        targets = align_targets(self.doc.board)
+        target = targets[len(self.clicks)]
+        self.clicks.append((view.center(target), bg.pixel((wx, wy), view.first)))
+        if len(self.clicks) < len(targets):
+            app.say(f"alignment: now click the centre of hex {self.doc.board.label(targets[len(self.clicks)])} on the picture")
+            return True
+        try:
+            origin, scale = fit(self.clicks, view.first)
+        except AlignError as exc:
+            app.say(f"alignment not changed: {exc}")
+        else:
+            self.doc.set_alignment(origin, scale)
+            self.show(app)
+            app.say(f"background aligned: origin {origin[0]:.1f}, {origin[1]:.1f}; scale {scale[0]:.2f} x {scale[1]:.2f} (Ctrl+Z undoes)")
+        self.clicks = []
+        return True
+
+    def save(self, app: App) -> None:
+        if self.doc.problems:
+            app.say(f"saved with {len(self.doc.problems)} problem(s) listed in the editor panel: fix them before playing")
+        try:
+            self.doc.save()
+        except WriteError as exc:
+            app.say(f"not saved: {exc}")
+            return
+        app.say(f"saved {self.doc.path}")
+
+    # --- the table shows the document's map ---------------------------------------------
+
+    def show(self, app: App) -> None:
+        """Point the table at the document's map (after an edit, undo or redo)."""
+        board = self.doc.board
+        if board is self._shown:
+            return
+        self._shown = board
+        state = MapState.of(board)
+        tint = app.view.tint
+        app.game = Game(FreePlayRules(), GameState(state, turn=1, phase="play"), 0)
+        app.los_policy = FreePlayPolicy.for_map(state)
+        app.sync()
+        app.view = BoardView(board)
+        if app.view.picture is not None and tint < 1.0:
+            app.view.tint = tint
+
+    def update(self, app: App, dt: float) -> None:
+        self.show(app)  # undo and redo change the document's map too
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def panel_parts(self) -> tuple[Lines, Lines, Lines, Lines]:
+        """The panel: its head (the file), the tools, the palette of the tool (drawn
+        indented, after a swatch), and the tail (hints and problems)."""
+        doc, text, dim, hot = self.doc, theme.PANEL_TEXT, theme.PANEL_DIM, theme.HIGHLIGHT
+        state = "unsaved changes (Ctrl+S saves)" if doc.unsaved else "saved"
+        head: Lines = [(f"{doc.path.name}: {state}", hot if doc.unsaved else dim, False)]
+        tools: Lines = []
+        for tool in TOOLS:
+            key = pygame.key.name(TOOL_KEYS[tool]).upper()
+            usable = tool in self.tools()
+            colour = hot if tool == self.tool else (text if usable else dim)
+            tools.append((f"{key}  {TOOL_NAMES[tool]}{'' if usable else ' (no picture)'}", colour, tool == self.tool))
+        board = doc.board
+        names = {
+            "terrain": lambda k: f"{board.terrain_types[k].name} ({board.terrain_types[k].symbol})",
+            "feature": lambda k: board.features[k].name,
+            "hexside": lambda k: board.hexsides[k].name,
+            "region": lambda k: f"{board.regions[k].name} ({board.regions[k].kind}, {len(board.regions[k].hexes)} hexes)",
+        }
+        chosen = self.chosen()
+        palette: Lines = [
+            (f"{i + 1 if i < 9 else ' '}  {names[self.tool](key)}", hot if key == chosen else text, key == chosen)
+            for i, key in enumerate(self.choices())
+        ]
+        tail: Lines = []
+        if self.tool in ("feature", "hexside", "region") and not self.choices():
+            tail.append((f"this map declares no {self.tool}s: add one to the file, then reopen", dim, False))
+        if self.tool == "elevation":
+            tail.append((f"painting level {self.level}  ([ / ] to change)", hot, False))
+        if self.tool == "hexside":
+            tail.append(("click near a hexside to put it on or take it off", dim, False))
+        if self.tool == "align":
+            targets = align_targets(board)
+            if len(self.clicks) < len(targets):
+                n = len(self.clicks)
+                tail.append((f"click the centre of hex {board.label(targets[n])} on the picture ({n + 1} of 3)", hot, True))
+            tail.append(("Esc: start again  ·  Ctrl+Z: undo an alignment", dim, False))
+        problems = doc.problems
+        if problems:
+            tail.append((f"{len(problems)} problem(s), as `tabletop validate` says:", PROBLEM, True))
+            tail += [(str(p), PROBLEM, False) for p in problems[:PROBLEMS_SHOWN]]
+        else:
+            tail.append(("no problems: the file validates", theme.LOS_CLEAR, False))
+        return head, tools, palette, tail
+
+    def dock(self, app: App) -> list[Section]:
+        width = app.layout.inner_width("left")
+        head, tools, palette, tail = self.panel_parts()
+        height = (
+            lines_height(head + tools + tail, width, SMALL) + lines_height(palette, width - SWATCH - 6, SMALL) + 8
+        )
+        return [Section(SECTION, "Editor  (F1: keys)", "left", 5, height, priority=0)]
+
+    def draw_ui(self, surface: pygame.Surface, app: App) -> None:
+        self.rows, self.clickable, self.boxes = [], [], {}
+        body = app.layout.body(SECTION)
+        if body is None:
+            return
+        self.boxes[SECTION] = body
+        head, tools, palette, tail = self.panel_parts()
+        y = body.y
+
+        def block(lines: Lines, indent: int = 0) -> list[tuple[int, pygame.Rect]]:
+            nonlocal y
+            rect = pygame.Rect(body.x + indent, y, body.width - indent, body.bottom - y)
+            drawn = draw_lines(surface, app.layout, rect, lines, SMALL) if rect.height > 0 else []
+            y = drawn[-1][1].bottom if drawn else y
+            return drawn
+
+        block(head)
+        for i, rect in block(tools):
+            self.rows.append((len(self.clickable), rect))
+            self.clickable.append(("tool", TOOLS[i]))
+        y += 4
+        board = self.doc.board
+        for i, rect in block(palette, SWATCH + 6):
+            key = self.choices()[i]
+            self.rows.append((len(self.clickable), rect.inflate(SWATCH + 6, 0).move(-(SWATCH + 6) // 2, 0)))
+            self.clickable.append(("pick", key))
+            colour = {
+                "terrain": lambda k: board.terrain_types[k].colour,
+                "feature": lambda k: board.features[k].colour,
+                "hexside": lambda k: board.hexsides[k].colour,
+            }.get(self.tool)
+            if colour is not None:
+                swatch = pygame.Rect(body.x + 2, rect.y + 2, SWATCH, SWATCH)
+                pygame.draw.rect(surface, theme.hex_colour(colour(key)), swatch)
+                pygame.draw.rect(surface, theme.PANEL_DIM, swatch, 1)
+        y += 4
+        block(tail)
+
+    def draw_over(self, surface: pygame.Surface, app: App) -> None:
+        s = app.camera.scale
+        board = self.doc.board
+        for problem in self.doc.problems:
+            for label in LABEL.findall(problem.message):
+                try:
+                    h = board.hex_of(label)
+                except Exception:  # a number that is not a hex of this map
+                    continue
+                pygame.draw.circle(surface, PROBLEM, app.screen_of(h), s * 0.8, max(2, round(s * 0.08)))
+        if self.tool == "hexside" and app.hover is not None and not app.layout.covers(app.mouse):
+            other = self.side_at(app, app.hover, app.mouse)
+            if other is not None:
+                a, b = app.view.shared_edge(app.hover, other)
+                p, q = app.camera.to_screen(*a), app.camera.to_screen(*b)
+                pygame.draw.line(surface, HOVER, p, q, max(3, round(s * 0.12)))
+        if self.tool == "align":
+            targets = align_targets(board)
+            if len(self.clicks) < len(targets):
+                centre = app.screen_of(targets[len(self.clicks)])
+                pygame.draw.circle(surface, HOVER, centre, s * 0.5, 2)
+            for (_, pixel) in self.clicks:
+                world = _world_of_pixel(self.doc, app, pixel)
+                x, y = app.camera.to_screen(*world)
+                pygame.draw.line(surface, PROBLEM, (x - 8, y), (x + 8, y), 2)
+                pygame.draw.line(surface, PROBLEM, (x, y - 8), (x, y + 8), 2)
+
+
+def _world_of_pixel(doc: MapDocument, app: App, pixel: tuple[float, float]) -> tuple[float, float]:
+    """The world point the picture pixel ``pixel`` lies on now (the inverse of
+    ``Background.pixel``)."""
+    bg = doc.board.background
+    assert bg is not None
+    fx, fy = app.view.first
+    return (fx + (pixel[0] - bg.origin[0]) / bg.scale[0], fy + (pixel[1] - bg.origin[1]) / bg.scale[1])
+
+
+def open_editor(doc: MapDocument, size: tuple[int, int] = (1280, 800)) -> App:
+    """The table in editing mode on ``doc``: the editor, the legend, the log and the
+    minimap, and the line-of-sight tools (``l``, ``v``) to check the ground as painted."""
+    from .overlays import Overlays
+    from .panels import Panels
+
+    state = MapState.of(doc.board)
+    editor = Editor(doc)
+    app = App(
+        state=state,
+        title=f"editing {doc.board.name}",
+        los_policy=FreePlayPolicy.for_map(state),
+        move_policy=FreePlayMovePolicy(),
+        size=size,
+        components=[editor, Panels(shows=("legend", "log", "minimap", "selection")), Overlays()],
+    )
+    editor.show(app)
+    app.say(f"editing {doc.path}: F3-F8 choose the tool, 1-9 picks, click or drag paints, Ctrl+S saves")
+    if doc.problems:
+        app.say(f"the file has {len(doc.problems)} problem(s): see the editor panel")
+    return app
+
+
+def with_background(doc: MapDocument, image: Any) -> str:
+    """Name ``image`` (a PNG or JPEG) as ``doc``'s background picture, copied beside the
+    map unless it is already in the map's folder, laid over the whole grid to begin
+    with (the align tool then fits it exactly). What was done, in words; ValueError
+    (nothing changed) for a file that cannot be used."""
+    import shutil
+    from pathlib import Path
+
+    from tabletop.board.model import Background
+
+    from .board_view import load_picture
+
+    source = Path(image).resolve()
+    folder = doc.path.parent.resolve()
+    if not source.is_file():
+        raise ValueError(f"{image}: no such picture file")
+    target = source if source.parent == folder else folder / source.name
+    if target != source and target.exists():
+        raise ValueError(f"{target} already exists and is another file; rename the picture or copy it there yourself")
+    try:
+        picture = load_picture(Background(source, (0.0, 0.0), (1.0, 1.0)))
+    except (pygame.error, OSError) as exc:
+        raise ValueError(f"{image}: not a picture pygame can read ({exc}); give a PNG or JPEG") from None
+    if target != source:
+        shutil.copyfile(source, target)
+    view = BoardView(doc.board)
+    x0, y0, x1, y1 = view.bounds
+    w, h = picture.get_size()
+    scale = (w / (x1 - x0), h / (y1 - y0))
+    origin = ((view.first[0] - x0) * scale[0], (view.first[1] - y0) * scale[1])
+    doc.set_background(target.name, origin, scale)
+    copied = f"copied to {target}; " if target != source else ""
+    return f"background {target.name}: {copied}laid over the whole grid; F8 (align) fits it exactly"
