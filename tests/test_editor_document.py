@@ -203,3 +203,18 @@ def test_edits_on_the_shipped_maps_keep_every_comment_and_untouched_line(tmp_pat
     row = lines[next(i for i, x in enumerate(lines) if x.startswith("rows:")) + 1 + grid.offset_of(painted)[1]]
     lost = [line for line in lines if line not in kept]
     assert set(lost) <= {row} | in_lists  # the painted row and the lists edited, nothing else
+
+
+def test_new_kinds_are_declared_with_fresh_keys_symbols_and_colours(doc: MapDocument) -> None:
+    """Item 1: painting with a terrain, feature, hexside or region the file does not
+    have yet: declared in the file (a region with its first hex), ready to rename."""
+    assert doc.add_kind("terrain") == "terrain-1"
+    assert doc.add_kind("features") == "feature-1" and doc.add_kind("hexsides") == "hexside-1"
+    assert doc.add_kind("regions") is None  # a region needs its first hex
+    assert doc.add_kind("regions", first=h(doc, "0303")) == "region-1"
+    assert doc.add_kind("terrain", key="open") == "terrain-2"  # a taken key: a fresh one instead
+    m = saved(doc)
+    assert {"terrain-1", "terrain-2"} <= set(m.terrain_types) and m.terrain_types["terrain-1"].symbol == "a"
+    assert m.features["feature-1"].hexes == frozenset() and m.hexsides["hexside-1"].sides == frozenset()
+    assert m.regions["region-1"].hexes == {h(doc, "0303")}
+    assert doc.paint(h(doc, "0101"), "terrain-1") and saved(doc).terrain[h(doc, "0101")] == "terrain-1"

@@ -40,6 +40,8 @@ from .model import Map
 
 TOKEN = re.compile(r"\S+")
 UNDO_DEPTH = 200  # states kept for undo
+NEW_COLOURS = ("#8a6d3b", "#5d6d7e", "#b03a2e", "#2e86c1", "#7d3c98", "#d68910", "#117a65")
+SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+*#@&=$<>!?"
 
 
 def _yaml() -> YAML:
@@ -266,6 +268,40 @@ class MapDocument:
 
         return self._edit(change)
 
+    # --- new kinds --------------------------------------------------------------------------
+
+    def add_kind(self, block: str, first: Hex | None = None, key: str | None = None) -> str | None:
+        """Declare a new terrain type, hex feature, hexside feature or region (``block``:
+        terrain, features, hexsides, regions) with a fresh key (``key`` if free), a
+        colour and, for terrain, an unused symbol; a region begins with the hex
+        ``first`` (a region is never empty). Its key; the player renames it in the file."""
+        taken = set(self.doc.get(block) or {})
+        stem = {"terrain": "terrain", "features": "feature", "hexsides": "hexside", "regions": "region"}[block]
+        if key is None or key in taken:
+            key = next(f"{stem}-{n}" for n in range(1, len(taken) + 2) if f"{stem}-{n}" not in taken)
+        colour = NEW_COLOURS[len(taken) % len(NEW_COLOURS)]
+        spec = CommentedMap()
+        if block == "terrain":
+            used = {str(t.get("symbol")) for t in self.doc["terrain"].values() if isinstance(t, dict)}
+            symbol = next((c for c in SYMBOLS if c not in used), None)
+            if symbol is None:
+                return None
+            spec.update({"symbol": symbol, "colour": colour, "name": key.replace("-", " ").capitalize()})
+            spec.fa.set_flow_style()
+        elif block == "regions":
+            if first is None:
+                return None
+            spec.update({"kind": "zone", "name": key, "hexes": _flow([_quoted(self.board.label(first))])})
+        else:
+            spec.update({"colour": colour, "name": key.replace("-", " ").capitalize()})
+            spec["hexes" if block == "features" else "between"] = _flow([])
+
+        def change() -> bool:
+            self.doc.setdefault(block, CommentedMap())[key] = spec
+            return True
+
+        return key if self._edit(change) else None
+
     # --- the background picture --------------------------------------------------------
 
     def set_alignment(self, origin: tuple[float, float], scale: tuple[float, float]) -> bool:
@@ -299,7 +335,8 @@ class MapDocument:
 def _quoted(label: str) -> DoubleQuotedScalarString:
     """A hex label as the shipped files write it, ``"0504"`` (unquoted, YAML would read
     the number 504)."""
-    return DoubleQuotedScalarString(label)
+    quoted: DoubleQuotedScalarString = DoubleQuotedScalarString(label)
+    return quoted
 
 
 def _drop_label(block: Any, key: str, label: str) -> bool:

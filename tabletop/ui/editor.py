@@ -45,6 +45,7 @@ TOOL_NAMES = {
     "region": "Regions",
     "align": "Align the background picture",
 }
+BLOCKS = {"terrain": "terrain", "feature": "features", "hexside": "hexsides", "region": "regions"}
 SECTION = "editor"
 SMALL = 18
 SWATCH = 14
@@ -61,6 +62,7 @@ SHORTCUTS = [
     ("1-9", "editor: pick the tool's terrain, feature, hexside or region"),
     ("click, drag", "editor: paint the hexes (features and regions: on or off, as the first hex)"),
     ("[ / ]", "editor: elevation to paint, one lower / higher"),
+    ("n", "editor: a new terrain, feature, hexside or region in the file (rename it there)"),
     ("Ctrl+Z / Ctrl+Y", "editor: undo / redo"),
     ("Ctrl+S", "editor: save the map file (its comments and layout kept)"),
 ]
@@ -88,6 +90,7 @@ class Editor(Component):
         self.clicks: list[tuple[tuple[float, float], tuple[float, float]]] = []  # align: (hex centre, picture pixel)
         self.rows: list[tuple[int, pygame.Rect]] = []  # the panel's clickable rows drawn last
         self.clickable: list[tuple[str, str]] = []  # what each of those rows is: ("tool"|"pick", key)
+        self.new_region = False  # the next click on the map starts a new region
         self._shown: object = None  # the map the table shows (rebuilt when the document's changes)
         self.boxes: dict[str, pygame.Rect] = {}
 
@@ -129,6 +132,14 @@ class Editor(Component):
                 return self._align_click(app, event.pos)
             if h is None:
                 return False
+            if self.tool == "region" and self.new_region:
+                self.new_region = False
+                key = self.doc.add_kind("regions", first=h)
+                if key is not None:
+                    self.pick["region"] = self.choices().index(key)
+                    self.show(app)
+                    app.say(f"new region {key} at {self.doc.board.label(h)}: drag to add hexes")
+                return True
             self.stroke, self.stroked = self._sets(h), set()
             self._apply(app, h, event.pos)
             return True
@@ -159,6 +170,8 @@ class Editor(Component):
         elif pygame.K_1 <= key <= pygame.K_9 and self.choices():
             self.pick[self.tool] = min(key - pygame.K_1, len(self.choices()) - 1)
             app.say(f"{TOOL_NAMES[self.tool]}: {self.chosen()}")
+        elif key == pygame.K_n and self.tool in BLOCKS:
+            self.add_new(app)
         elif key in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET) and self.tool == "elevation":
             self.level = max(-99, min(99, self.level + (1 if key == pygame.K_RIGHTBRACKET else -1)))
             app.say(f"elevation to paint: {self.level}")
@@ -168,6 +181,30 @@ class Editor(Component):
         else:
             return False
         return True
+
+    def add_new(self, app: App) -> None:
+        """A new terrain type, feature or hexside declared in the file and picked; a new
+        region starts at the next hex clicked. The terrain first offered is one the
+        map's rule system knows and the file does not declare yet."""
+        block = BLOCKS[self.tool]
+        if block == "regions":
+            self.new_region = True
+            app.say("new region: click its first hex")
+            return
+        suggestion = None
+        if block == "terrain":
+            from tabletop.games import knowledge
+
+            knows = knowledge(self.doc.board.rules)
+            missing = sorted(set(knows.terrain) - set(self.doc.board.terrain_types)) if knows is not None else []
+            suggestion = missing[0] if missing and knows is not None and knows.terrain_property is None else None
+        key = self.doc.add_kind(block, key=suggestion)
+        if key is None:
+            app.say(f"no new {self.tool}: the file has no room for one (every symbol is used)")
+            return
+        self.pick[self.tool] = self.choices().index(key)
+        self.show(app)
+        app.say(f"new {TOOL_NAMES[self.tool].lower()}: {key} (rename it and set its colour in the file)")
 
     def choose_tool(self, app: App, tool: str) -> None:
         if tool not in self.tools():
@@ -306,8 +343,9 @@ class Editor(Component):
             for i, key in enumerate(self.choices())
         ]
         tail: Lines = []
-        if self.tool in ("feature", "hexside", "region") and not self.choices():
-            tail.append((f"this map declares no {self.tool}s: add one to the file, then reopen", dim, False))
+        if self.tool in BLOCKS:
+            what = "the next click starts it" if self.new_region and self.tool == "region" else "n: add a new one"
+            tail.append((f"{what} (rename it in the file)", dim, False))
         if self.tool == "elevation":
             tail.append((f"painting level {self.level}  ([ / ] to change)", hot, False))
         if self.tool == "hexside":
