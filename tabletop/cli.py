@@ -712,7 +712,18 @@ def cmd_map_new(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if target.exists() and not args.force:
         raise CliError(f"{out}: already exists; choose another --out or add --force to replace it")
-    text = blank_map_yaml(columns=args.columns, rows=args.rows, orientation=args.orientation, name=args.name)
+    terrain = None
+    if args.rules not in (None, "free"):
+        from tabletop.board.blank import terrain_for
+        from tabletop.games import knowledge
+
+        knows = knowledge(args.rules)
+        if knows is not None and knows.terrain:
+            terrain = terrain_for(sorted(knows.terrain), knows.terrain_property)
+    text = blank_map_yaml(
+        columns=args.columns, rows=args.rows, orientation=args.orientation, name=args.name,
+        rules=args.rules, terrain=terrain,
+    )  # fmt: skip
     m = build_map(parse_yaml(text, out), out)  # DataErrors here would be a bug; nothing written yet
     if m.name != args.name:
         raise CliError(f"--name {args.name!r}: the map file would read it back as {m.name!r}; choose another name")
@@ -721,6 +732,12 @@ def cmd_map_new(args: argparse.Namespace) -> int:
     except WriteError as exc:
         raise CliError(str(exc)) from None
     print(f"wrote {out}: {m.grid.columns} x {m.grid.rows} {m.grid.orientation}-top hexes")
+    from tabletop.engine.scenario import map_rules_errors
+
+    needs = [e.message for e in map_rules_errors(m)]  # what it lacks for its rule system: regions
+    if needs:
+        print(f"before {args.rules} can play on it (paint them with: tabletop edit {out}):")
+        print("\n".join(f"  {line}" for line in needs))
     return 0
 
 
@@ -1161,6 +1178,11 @@ def build_map_new_parser() -> argparse.ArgumentParser:
         "--orientation", choices=("flat", "pointy"), default="flat", help="hex orientation (default flat)"
     )
     p.add_argument("--name", default="Free-play map", help="the map's display name")
+    p.add_argument(
+        "--rules",
+        type=_rules_name,
+        help="made for this rule system: its terrain declared (colours to adjust), `rules:` set",
+    )
     p.add_argument("--out", required=True, type=_path, help="YAML file to write")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.set_defaults(func=cmd_map_new)

@@ -30,6 +30,7 @@ from tabletop.engine.setup import to_place
 from tabletop.games import ruleset
 from tabletop.hexgrid import Hex
 from tabletop.sim import Stuck, play_out
+from tabletop.shipped import resolve
 
 DATA = Path(__file__).parent / "data"
 
@@ -400,7 +401,7 @@ def test_render_reach_of_an_unknown_unit_lists_the_units(capsys: pytest.CaptureF
 
 def test_a_unit_asked_of_a_map_says_a_map_has_none(capsys: pytest.CaptureFixture[str]) -> None:
     """Finding M3: reach on a bare map lists 'units: none'; say why."""
-    code, _, err = run(capsys, "reach", "dogfaces", "larry")
+    code, _, err = run(capsys, "reach", str(resolve("dogfaces", "maps")), "larry")  # the map, not the scenario
     assert code == 2 and "no units here (a map); give a scenario with units" in one_line(err)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 
 from tabletop.hexgrid import OFFSET_SYSTEMS, LabelFormat, Orientation
@@ -28,6 +29,43 @@ def yaml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+STARTER_TERRAIN = """\
+  open:  {symbol: ".", colour: "#c8d89a", name: Open ground}
+  woods: {symbol: "W", colour: "#3f7a3a", name: Woods}
+  hill:  {symbol: "H", colour: "#b39b6b", name: Hill}
+  water: {symbol: "~", colour: "#4a7fb5", name: Water}
+  town:  {symbol: "T", colour: "#9a8f87", name: Town}
+"""
+OPEN_WORDS = ("open", "clear", "grassland", "grass", "field", "beach", "plain")
+COLOURS = {  # a starting colour for a terrain word a rule system knows (the player recolours)
+    "open": "#c8d89a", "clear": "#c8d89a", "grassland": "#9cc46a", "field": "#c8d89a", "beach": "#e6d59a",
+    "desert": "#ead59b", "sea": "#2f5f8a", "water": "#4a7fb5", "river": "#4a7fb5", "stream": "#4a7fb5",
+    "woods": "#3f7a3a", "forest": "#2c6630", "trees": "#3f7a3a", "wood": "#3f7a3a", "hill": "#b39b6b",
+    "swamp": "#5f8a78", "marsh": "#5f8a78", "town": "#9a8f87", "village": "#9a8f87", "building": "#8d6e63",
+    "road": "#a58d63", "bluff": "#8b5a2b", "rough": "#6d8b8f", "trench": "#3b3b3b",
+}  # fmt: skip
+SPARE_COLOURS = ("#b7a26a", "#7d3c98", "#d68910", "#117a65", "#a04000", "#5d6d7e", "#b03a2e")
+SYMBOLS = ".WH~T^%=:#+*abcdefghijklmnopqrstuvwxyz0123456789"
+PLAIN = re.compile(r"^[a-z][a-z0-9_-]*$")  # a terrain word written without quotes
+YAML_WORDS = {"yes", "no", "on", "off", "true", "false", "null", "y", "n"}  # words YAML would not read as text
+
+
+def terrain_for(words: list[str], by_property: str | None = None) -> tuple[str, str]:
+    """A terrain block (YAML lines) declaring each of ``words``, with symbols and
+    starting colours, and the symbol of the open-ground one to fill the rows with. With
+    ``by_property`` (Dogs of War reads ``kind``) each type says its word there."""
+    ordered = sorted(words, key=lambda w: (w not in OPEN_WORDS, w))
+    width = max(len(w) for w in ordered) + 1
+    lines = []
+    for i, word in enumerate(ordered):
+        colour = COLOURS.get(word, SPARE_COLOURS[i % len(SPARE_COLOURS)])
+        props = f", properties: {{{by_property}: {word}}}" if by_property else ""
+        name = word.replace("-", " ").replace("_", " ").capitalize()
+        key = word if PLAIN.match(word) and word.lower() not in YAML_WORDS else yaml_string(word)
+        lines.append(f"  {key + ':':<{width + 2}} {{symbol: {yaml_string(SYMBOLS[i])}, colour: \"{colour}\", name: {name}{props}}}")
+    return "\n".join(lines) + "\n", SYMBOLS[0]
+
+
 def blank_map_yaml(
     *,
     columns: int,
@@ -35,6 +73,8 @@ def blank_map_yaml(
     orientation: Orientation = "flat",
     offset: str | None = None,
     name: str = "Free-play map",
+    rules: str | None = None,
+    terrain: tuple[str, str] | None = None,
 ) -> str:
     """YAML for a ``columns`` x ``rows`` map of open ground, with a starter terrain legend.
     ValueError if ``name`` is not a usable name (see ``name_problem``).
@@ -49,13 +89,15 @@ def blank_map_yaml(
     offset = offset or OFFSET_SYSTEMS[orientation][0]
     digits = max(2, len(str(max(columns, rows))))
     labels = LabelFormat(digits=digits)
-    row_lines = "\n".join("  " + " ".join("." for _ in range(columns)) for _ in range(rows))
+    block, fill = terrain if terrain is not None else (STARTER_TERRAIN, ".")
+    row_lines = "\n".join("  " + " ".join(fill for _ in range(columns)) for _ in range(rows))
+    made_for = f"rules: {rules}\n" if rules else ""
     return f"""\
-# A blank free-play map made by `tabletop map new`. Paint terrain by editing the
+# A blank map made by `tabletop map new`. Paint it with `tabletop edit`, or edit the
 # symbols in `rows` (one line per map row, one symbol per column); add terrain types,
 # hexside features and regions as described in maps/FORMAT.md.
 name: {yaml_string(name)}
-grid:
+{made_for}grid:
   orientation: {orientation}
   offset: {offset}
   columns: {columns}
@@ -63,12 +105,7 @@ grid:
   labels: {{first_column: {labels.first_column}, first_row: {labels.first_row}, digits: {labels.digits}}}
 
 terrain:
-  open:  {{symbol: ".", colour: "#c8d89a", name: Open ground}}
-  woods: {{symbol: "W", colour: "#3f7a3a", name: Woods}}
-  hill:  {{symbol: "H", colour: "#b39b6b", name: Hill}}
-  water: {{symbol: "~", colour: "#4a7fb5", name: Water}}
-  town:  {{symbol: "T", colour: "#9a8f87", name: Town}}
-
+{block}
 rows: |
 {row_lines}
 """

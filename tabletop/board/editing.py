@@ -23,7 +23,6 @@ from __future__ import annotations
 import difflib
 import io
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +43,8 @@ NEW_COLOURS = ("#8a6d3b", "#5d6d7e", "#b03a2e", "#2e86c1", "#7d3c98", "#d68910",
 SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+*#@&=$<>!?"
 
 
-def _yaml() -> YAML:
+def round_trip() -> YAML:
+    """The round-trip reader and writer every editable document uses."""
     y = YAML()  # round-trip: comments, order, quotes and block styles kept
     y.preserve_quotes = True
     y.width = 96  # a list an edit rewrites is wrapped to about this width (untouched lines stay as written)
@@ -52,7 +52,7 @@ def _yaml() -> YAML:
     return y
 
 
-def _flow(items: list[Any]) -> CommentedSeq:
+def flow(items: list[Any]) -> CommentedSeq:
     seq = CommentedSeq(items)
     seq.fa.set_flow_style()
     return seq
@@ -68,56 +68,32 @@ def same_label(key: Any, label: str) -> bool:
     return str(key) == label
 
 
-@dataclass
-class MapDocument:
-    """The map file being edited: its YAML document, the map it builds, and its history."""
+class YamlDocument:
+    """A YAML data file being edited: its round-trip document, its problems as the
+    validator gives them, undo and redo, and saving that keeps what its author wrote.
+    A kind of file says how it is checked (``rebuild``)."""
 
-    path: Path
-    doc: CommentedMap
-    board: Map
-    problems: list[DataError] = field(default_factory=list)
-    _undo: list[str] = field(default_factory=list)
-    _redo: list[str] = field(default_factory=list)
-    _saved: str = ""
-    _written: tuple[str, str] = ("", "")  # the file as last read or saved, and ruamel's dump of it
-
-    @classmethod
-    def open(cls, path: Path) -> MapDocument:
-        """The map at ``path`` (DataErrors, as ``tabletop validate`` gives them, when it
-        does not load: a broken file is fixed in a text editor first)."""
-        board = load_map(path)
-        assert board.path is not None
-        text = board.path.read_text(encoding="utf-8")
-        doc = _yaml().load(text)
-        out = cls(board.path, doc, board)
-        out._written = (text, _dump(doc))
-        out._saved = out.text()
-        out.problems = _rules_problems(board)
-        return out
-
-    # --- the document ------------------------------------------------------------------
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.doc: CommentedMap = round_trip().load(text)
+        self.problems: list[DataError] = []
+        self._undo: list[str] = []
+        self._redo: list[str] = []
+        self._written = (text, dump(self.doc))  # the file as last read or saved, and ruamel's dump of it
+        self._saved = self.text()
 
     def text(self) -> str:
         """The file as it would be saved now."""
-        return _keep_lines(*self._written, _dump(self.doc))
+        return keep_lines(*self._written, dump(self.doc))
 
     @property
     def unsaved(self) -> bool:
         return self.text() != self._saved
 
-    def _rebuild(self, text: str) -> None:
-        """Read ``text`` back as the loader would; the map shown stays the last good one
-        while the document has problems."""
-        try:
-            board = build_map(parse_yaml(text, self.path), self.path)
-        except DataErrors as exc:
-            self.problems = list(exc.errors)
-            return
-        except DataError as exc:
-            self.problems = [exc]
-            return
-        self.board = board
-        self.problems = _rules_problems(board)
+    def rebuild(self, text: str) -> None:
+        """Read ``text`` back as the loader would, setting ``problems`` (and whatever the
+        kind of file builds); the last good build stays while there are problems."""
+        raise NotImplementedError
 
     def _edit(self, change: Any) -> bool:
         """Apply ``change`` (a function of the document returning whether it changed it),
@@ -128,7 +104,7 @@ class MapDocument:
         self._undo.append(before)
         del self._undo[:-UNDO_DEPTH]
         self._redo.clear()
-        self._rebuild(self.text())
+        self.rebuild(self.text())
         return True
 
     def undo(self) -> bool:
@@ -142,8 +118,8 @@ class MapDocument:
             return False
         target.append(self.text())
         text = source.pop()
-        self.doc = _yaml().load(text)
-        self._rebuild(text)
+        self.doc = round_trip().load(text)
+        self.rebuild(text)
         return True
 
     def save(self) -> None:
@@ -151,7 +127,37 @@ class MapDocument:
         text = self.text()
         write_atomic(self.path, text)
         self._saved = text
-        self._written = (text, _dump(self.doc))
+        self._written = (text, dump(self.doc))
+
+
+class MapDocument(YamlDocument):
+    """The map file being edited, and the map it builds."""
+
+    def __init__(self, path: Path, text: str, board: Map) -> None:
+        super().__init__(path, text)
+        self.board = board
+        self.problems = _rules_problems(board)
+
+    @classmethod
+    def open(cls, path: Path) -> MapDocument:
+        """The map at ``path`` (DataErrors, as ``tabletop validate`` gives them, when it
+        does not load: a broken file is fixed in a text editor first)."""
+        board = load_map(path)
+        assert board.path is not None
+        return cls(board.path, board.path.read_text(encoding="utf-8"), board)
+
+    def rebuild(self, text: str) -> None:
+        """The map shown stays the last good one while the document has problems."""
+        try:
+            board = build_map(parse_yaml(text, self.path), self.path)
+        except DataErrors as exc:
+            self.problems = list(exc.errors)
+            return
+        except DataError as exc:
+            self.problems = [exc]
+            return
+        self.board = board
+        self.problems = _rules_problems(board)
 
     # --- terrain and elevation ---------------------------------------------------------
 
@@ -171,7 +177,7 @@ class MapDocument:
                 symbol = str(self.doc["terrain"][terrain]["symbol"])
                 return _set_token(self.doc, "rows", self.board, h, symbol) or dropped
             if terrain != self.doc.get("default_terrain"):
-                self.doc.setdefault("hexes", CommentedMap())[_quoted(label)] = terrain
+                self.doc.setdefault("hexes", CommentedMap())[quoted(label)] = terrain
             return True
 
         return self._edit(change)
@@ -189,7 +195,7 @@ class MapDocument:
             if "rows" in block:
                 return _set_token(block, "rows", self.board, h, str(level)) or dropped
             if level != block.get("default", 0):
-                block.setdefault("hexes", CommentedMap())[_quoted(label)] = level
+                block.setdefault("hexes", CommentedMap())[quoted(label)] = level
             return True
 
         return self._edit(change)
@@ -217,7 +223,7 @@ class MapDocument:
                 for i in reversed(found):
                     del spec["between"][i]
             else:
-                spec.setdefault("between", _flow([])).append(f"{one}/{two}")
+                spec.setdefault("between", flow([])).append(f"{one}/{two}")
             return True
 
         return self._edit(change)
@@ -236,17 +242,17 @@ class MapDocument:
 
         def change() -> bool:
             if "hexes" not in spec:
-                members = [_quoted(x) for x in sorted(self.board.label(x) for x in region.hexes)]
+                members = [quoted(x) for x in sorted(self.board.label(x) for x in region.hexes)]
                 for span in ("columns", "rows"):
                     spec.pop(span, None)
-                spec["hexes"] = _flow(members)
+                spec["hexes"] = flow(members)
             listed = spec["hexes"]
             found = [i for i, x in enumerate(listed) if same_label(x, label)]
             if found:
                 for i in reversed(found):
                     del listed[i]
             else:
-                listed.append(_quoted(label))
+                listed.append(quoted(label))
             return True
 
         return self._edit(change)
@@ -257,24 +263,27 @@ class MapDocument:
             return False
 
         def change() -> bool:
-            listed = spec.setdefault(list_key, _flow([]))
+            listed = spec.setdefault(list_key, flow([]))
             found = [i for i, x in enumerate(listed) if same_label(x, label)]
             if found:
                 for i in reversed(found):
                     del listed[i]
             else:
-                listed.append(_quoted(label))
+                listed.append(quoted(label))
             return True
 
         return self._edit(change)
 
     # --- new kinds --------------------------------------------------------------------------
 
-    def add_kind(self, block: str, first: Hex | None = None, key: str | None = None) -> str | None:
+    def add_kind(
+        self, block: str, first: Hex | None = None, key: str | None = None, kind: str = "zone"
+    ) -> str | None:
         """Declare a new terrain type, hex feature, hexside feature or region (``block``:
         terrain, features, hexsides, regions) with a fresh key (``key`` if free), a
         colour and, for terrain, an unused symbol; a region begins with the hex
-        ``first`` (a region is never empty). Its key; the player renames it in the file."""
+        ``first`` (a region is never empty), of ``kind``. Its key; the player renames
+        it in the file."""
         taken = set(self.doc.get(block) or {})
         stem = {"terrain": "terrain", "features": "feature", "hexsides": "hexside", "regions": "region"}[block]
         if key is None or key in taken:
@@ -291,10 +300,10 @@ class MapDocument:
         elif block == "regions":
             if first is None:
                 return None
-            spec.update({"kind": "zone", "name": key, "hexes": _flow([_quoted(self.board.label(first))])})
+            spec.update({"kind": kind, "name": key, "hexes": flow([quoted(self.board.label(first))])})
         else:
             spec.update({"colour": colour, "name": key.replace("-", " ").capitalize()})
-            spec["hexes" if block == "features" else "between"] = _flow([])
+            spec["hexes" if block == "features" else "between"] = flow([])
 
         def change() -> bool:
             self.doc.setdefault(block, CommentedMap())[key] = spec
@@ -312,8 +321,8 @@ class MapDocument:
             return False
 
         def change() -> bool:
-            block["origin"] = _flow([round(origin[0], 2), round(origin[1], 2)])
-            block["scale"] = _flow([round(scale[0], 4), round(scale[1], 4)])
+            block["origin"] = flow([round(origin[0], 2), round(origin[1], 2)])
+            block["scale"] = flow([round(scale[0], 4), round(scale[1], 4)])
             return True
 
         return self._edit(change)
@@ -324,15 +333,15 @@ class MapDocument:
         def change() -> bool:
             block = CommentedMap()
             block["image"] = image
-            block["origin"] = _flow([round(origin[0], 2), round(origin[1], 2)])
-            block["scale"] = _flow([round(scale[0], 4), round(scale[1], 4)])
+            block["origin"] = flow([round(origin[0], 2), round(origin[1], 2)])
+            block["scale"] = flow([round(scale[0], 4), round(scale[1], 4)])
             self.doc["background"] = block
             return True
 
         return self._edit(change)
 
 
-def _quoted(label: str) -> DoubleQuotedScalarString:
+def quoted(label: str) -> DoubleQuotedScalarString:
     """A hex label as the shipped files write it, ``"0504"`` (unquoted, YAML would read
     the number 504)."""
     quoted: DoubleQuotedScalarString = DoubleQuotedScalarString(label)
@@ -353,9 +362,9 @@ def _drop_label(block: Any, key: str, label: str) -> bool:
     return bool(found)
 
 
-def _dump(doc: Any) -> str:
+def dump(doc: Any) -> str:
     buffer = io.StringIO()
-    _yaml().dump(doc, buffer)
+    round_trip().dump(doc, buffer)
     return buffer.getvalue()
 
 
@@ -366,7 +375,7 @@ def _norm(line: str) -> str:
     return " ".join(line.split())
 
 
-def _keep_lines(written: str, written_dump: str, dumped: str) -> str:
+def keep_lines(written: str, written_dump: str, dumped: str) -> str:
     """``dumped`` (ruamel's dump of the edited document) with every part an edit did not
     touch taken from ``written`` (the file as the person wrote it) instead.
 

@@ -23,7 +23,7 @@ from tabletop.hexgrid import LabelError
 from tabletop.inputfile import MISSING, not_a_file
 from tabletop.limits import NAME_CHARS, PIECE_COUNT, SETUP_HEXES
 from tabletop.shipped import resolve, shipped_dir
-from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, read_data
+from tabletop.yamlfile import DataError, DataErrors, LineDict, LineList, parse_yaml, read_data
 
 from .attributes import NO_SCHEMA, Attributes, Schema, Value, pairs, read_values, with_defaults
 from .counters import GENERIC, Counters, counters_for, counters_name, load_counters
@@ -131,9 +131,10 @@ def is_scenario_data(data: Any) -> bool:
     return isinstance(data, dict) and "map" in data and "grid" not in data
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read and validate a scenario file; DataErrors lists every problem."""
-    data = read_data(path)
+def load_scenario(path: Path, text: str | None = None) -> Scenario:
+    """Read and validate a scenario file; DataErrors lists every problem. ``text``: the
+    file's text as it would be saved (the editor's), instead of reading it."""
+    data = read_data(path) if text is None else parse_yaml(text, path)
     errors: list[DataError] = []
 
     def fail(line: int | None, message: str) -> None:

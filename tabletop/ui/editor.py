@@ -134,7 +134,7 @@ class Editor(Component):
                 return False
             if self.tool == "region" and self.new_region:
                 self.new_region = False
-                key = self.doc.add_kind("regions", first=h)
+                key = self.doc.add_kind("regions", h, *self.region_wanted())
                 if key is not None:
                     self.pick["region"] = self.choices().index(key)
                     self.show(app)
@@ -189,7 +189,8 @@ class Editor(Component):
         block = BLOCKS[self.tool]
         if block == "regions":
             self.new_region = True
-            app.say("new region: click its first hex")
+            key, kind = self.region_wanted()
+            app.say(f"new region{f' {key} ({kind}, the rules need it)' if key else ''}: click its first hex")
             return
         suggestion = None
         if block == "terrain":
@@ -205,6 +206,24 @@ class Editor(Component):
         self.pick[self.tool] = self.choices().index(key)
         self.show(app)
         app.say(f"new {TOOL_NAMES[self.tool].lower()}: {key} (rename it and set its colour in the file)")
+
+    def region_wanted(self) -> tuple[str | None, str]:
+        """The key and kind of the next region the map's rule system needs and the map
+        lacks (DOG SECTOR: section-1..6, a landing row), else a fresh one of kind zone."""
+        from tabletop.games import knowledge
+
+        knows = knowledge(self.doc.board.rules)
+        if knows is None:
+            return None, "zone"
+        regions = self.doc.board.regions
+        for name in knows.regions:
+            if name not in regions and not any(r.name == name for r in regions.values()):
+                kind = next((k for k in knows.region_kinds if name.startswith(f"{k}-")), "zone")
+                return name, kind
+        for kind in knows.region_kinds:
+            if not any(r.kind == kind for r in regions.values()):
+                return f"{kind}-1", kind
+        return None, "zone"
 
     def choose_tool(self, app: App, tool: str) -> None:
         if tool not in self.tools():
