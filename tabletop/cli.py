@@ -589,14 +589,18 @@ def cmd_edit(args: argparse.Namespace) -> int:
     """The map editor: the table window in editing mode on a map file (a scenario's map
     for a scenario)."""
     from tabletop.board.editing import MapDocument
+    from tabletop.engine.scenario_document import ScenarioDocument
     from tabletop.ui.editor import open_editor, with_background
 
+    if args.new_map is not None:
+        _new_scenario(args)
     opened = _open(args.map)
     path = opened.board.path if isinstance(opened, Scenario) else opened.path
     if path is None:
         raise CliError(f"{args.map}: its map has no file to edit")
-    if isinstance(opened, Scenario):
-        print(f"{opened.path} is a scenario: editing its map, {path} (units and options: edit the scenario file)")
+    scenario = ScenarioDocument.open(opened.path) if isinstance(opened, Scenario) else None
+    if scenario is not None:
+        print(f"editing the scenario {scenario.path} and its map {path}")
     doc = MapDocument.open(path)
     if args.background is not None:
         try:
@@ -604,14 +608,45 @@ def cmd_edit(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise CliError(str(exc)) from None
     print(f"tabletop {__version__}: editing {path}; F1 lists the shortcuts, Ctrl+S saves")
-    app = open_editor(doc, args.size)
+    app = open_editor(doc, args.size, scenario)
     try:
         app.run(frames=args.frames)
     except pygame_error() as exc:
         raise CliError(f"cannot open a window ({exc}); the editor needs a display") from None
-    if doc.unsaved:
-        print(f"{path}: closed with unsaved edits (not written)", file=sys.stderr)
+    for d in (doc, scenario):
+        if d is not None and d.unsaved:
+            print(f"{d.path}: closed with unsaved edits (not written)", file=sys.stderr)
     return 0
+
+
+def _new_scenario(args: argparse.Namespace) -> None:
+    """``tabletop edit NEW.yaml --map MAP``: write a new scenario on MAP first (the map
+    must be where a scenario finds it: beside it, in ../maps, or shipped)."""
+    from tabletop.engine.scenario import load_scenario
+    from tabletop.engine.scenario_document import new_scenario_text
+
+    target = Path(args.map)
+    if target.exists():
+        raise CliError(f"{target}: already exists; drop --map to edit it, or give a new file name")
+    try:
+        check_target(target)
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
+    board = load_map(args.new_map)
+    ref = Path(args.new_map).stem if Path(args.new_map).suffix else str(args.new_map)
+    text = new_scenario_text(target.stem.replace("-", " ").capitalize(), ref, board.rules)
+    try:
+        write_atomic(target, text)
+        load_scenario(target)  # it finds its map: else nothing is left behind
+    except DataErrors as exc:
+        target.unlink(missing_ok=True)
+        raise CliError(
+            f"{target}: a scenario there cannot find the map {ref!r} ({exc.errors[0].message}); "
+            "put the scenario beside the map, or in a folder next to its maps/ folder"
+        ) from None
+    except WriteError as exc:
+        raise CliError(str(exc)) from None
+    print(f"wrote {target}: a new scenario on {ref}")
 
 
 def _render_overlays(app: Any, args: argparse.Namespace) -> None:
@@ -1052,6 +1087,13 @@ def build_parser() -> argparse.ArgumentParser:
         "layout). Start a new map with `tabletop map new` first.",
     )
     p.add_argument("map", type=_path, help="map or scenario file (path or bare shipped name)")
+    p.add_argument(
+        "--map",
+        dest="new_map",
+        metavar="MAP",
+        type=_path,
+        help="make MAP_OR_SCENARIO a new scenario on this map first (then place its pieces in the window)",
+    )
     p.add_argument(
         "--background",
         metavar="IMAGE",

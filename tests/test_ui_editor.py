@@ -121,7 +121,7 @@ def test_the_panel_lists_the_tools_the_palette_and_the_problems(app: App, drawn:
     frame(app)
     for words in ("F3  Terrain brush", "F6  Hexside features (walls)", "1  open (.)", "2  woods (W)"):
         assert words in drawn
-    assert "no problems: the file validates" in drawn
+    assert "no problems: the files validate" in drawn
     assert any("(no" in w for w in drawn if w.startswith("F8"))  # align needs a background picture
 
 
@@ -177,3 +177,51 @@ def test_tabletop_edit_opens_and_closes_and_copies_a_background(tmp_path: Path, 
     assert "closed with unsaved edits" in out.err  # the background is named only once saved
     assert "background" not in path.read_text()
     assert main(["edit", str(tmp_path / "nope.yaml"), "--frames", "1"]) == 2
+
+
+def test_a_new_scenario_made_in_the_editor_validates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21 done-when: a small scenario built through the editor's actions (paint,
+    place, constrain, save), reloaded, and `tabletop validate` passes; the pieces placed
+    are the scenario's units, the setup entry and the limit its own."""
+    from tabletop.engine.scenario import load_scenario
+    from tabletop.engine.scenario_document import ScenarioDocument
+    from tabletop.ui.counters import CounterLayer, _Placing
+
+    pygame.font.init()
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "scenarios").mkdir()
+    assert main(["map", "new", "--columns", "8", "--rows", "6", "--out", str(tmp_path / "maps" / "field.yaml")]) == 0
+    scen = tmp_path / "scenarios" / "raid.yaml"
+    assert main(["edit", str(scen), "--map", str(tmp_path / "maps" / "field.yaml"), "--frames", "1"]) == 0
+    capsys.readouterr()
+    app = open_editor(MapDocument.open(tmp_path / "maps" / "field.yaml"), (1280, 800), ScenarioDocument.open(scen))
+    key(app, pygame.K_2, text="2")  # paint woods
+    drag(app, ["0303", "0403"])
+    layer = next(c for c in app.components if isinstance(c, CounterLayer))
+    layer.placing = _Placing("unit", "infantry", "blue")  # chosen in the tray (t)
+    click(app, at(app, "0202"))
+    app.update(0.0)
+    key(app, pygame.K_F7)  # a region for the setup
+    key(app, pygame.K_n, text="n")
+    click(app, at(app, "0706"))  # the new region's first hex
+    drag(app, ["0806", "0705"])
+    key(app, pygame.K_F9)
+    key(app, pygame.K_a, text="a")
+    key(app, pygame.K_PLUS, text="+")
+    key(app, pygame.K_c, text="c")
+    ed = editor(app)
+    assert ed.scenario is not None and not ed.scenario.problems
+    key(app, pygame.K_PLUS, text="+")
+    key(app, pygame.K_PLUS, text="+")  # 4 infantry, at most one a hex, in 3 hexes: the solver says no
+    assert any("cannot all hold" in str(p) for p in ed.scenario.problems)
+    key(app, pygame.K_MINUS, text="-")
+    assert ed.scenario is not None and not ed.scenario.problems
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert not app.unsaved()
+    s = load_scenario(scen)
+    (unit,) = s.pieces
+    assert (unit.type, unit.side, s.board.label(unit.hex)) == ("infantry", "blue", "0202")
+    (placement,) = s.placements
+    assert (placement.type, placement.side, len(placement.ids)) == ("infantry", "blue", 3)
+    assert len(s.constraints) == 1 and s.board.terrain[s.board.hex_of("0403")] == "woods"
+    assert main(["validate", str(scen), str(tmp_path / "maps" / "field.yaml")]) == 0

@@ -363,9 +363,11 @@ def _drop_label(block: Any, key: str, label: str) -> bool:
 
 
 def dump(doc: Any) -> str:
+    """The document as ruamel.yaml writes it, without the space it leaves at the end of
+    a flow mapping it wraps."""
     buffer = io.StringIO()
     round_trip().dump(doc, buffer)
-    return buffer.getvalue()
+    return "\n".join(line.rstrip(" ") for line in buffer.getvalue().split("\n"))
 
 
 COMMENT = re.compile(r"(?:^|\s)(#.*)$")

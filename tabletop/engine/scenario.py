@@ -131,9 +131,10 @@ def is_scenario_data(data: Any) -> bool:
     return isinstance(data, dict) and "map" in data and "grid" not in data
 
 
-def load_scenario(path: Path, text: str | None = None) -> Scenario:
+def load_scenario(path: Path, text: str | None = None, board: Map | None = None) -> Scenario:
     """Read and validate a scenario file; DataErrors lists every problem. ``text``: the
-    file's text as it would be saved (the editor's), instead of reading it."""
+    file's text as it would be saved (the editor's), instead of reading it; ``board``:
+    the map it names as the editor holds it (with its unsaved edits)."""
     data = read_data(path) if text is None else parse_yaml(text, path)
     errors: list[DataError] = []
 
@@ -153,7 +154,7 @@ def load_scenario(path: Path, text: str | None = None) -> Scenario:
     name = data.get("name")
     if not isinstance(name, str):
         fail(data.key_lines.get("name", data.line), "a scenario needs `name:` (text)")
-    board = _map_of(path, data, errors)
+    board = _map_of(path, data, errors) if board is None else board
     if board is None:
         raise DataErrors(errors)
     rules = _rules_of(path, data, board, errors)

@@ -12,12 +12,15 @@ than the default (``when:``) are not on the table and are left as they are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from tabletop.board import Map
 from tabletop.board.editing import YamlDocument, flow, quoted, same_label
+from tabletop.engine.counters import Counters, counters_for, load_counters
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.yamlfile import DataError, DataErrors
 
@@ -32,6 +35,7 @@ class ScenarioDocument(YamlDocument):
     def __init__(self, path: Path, text: str, scenario: Scenario) -> None:
         super().__init__(path, text)
         self.scenario = scenario
+        self.map_of: Callable[[], Map] | None = None  # the map as the editor holds it (unsaved edits)
         self.synced = frozenset(p.id for p in scenario.state().pieces())  # the ids the table shows
         self.problems = setup_errors(scenario, limit=SOLVER_STEPS)
 
@@ -43,7 +47,7 @@ class ScenarioDocument(YamlDocument):
 
     def rebuild(self, text: str) -> None:
         try:
-            scenario = load_scenario(self.path, text)
+            scenario = load_scenario(self.path, text, self.map_of() if self.map_of is not None else None)
         except DataErrors as exc:
             self.problems = list(exc.errors)
             return
@@ -53,6 +57,10 @@ class ScenarioDocument(YamlDocument):
         self.scenario = scenario
         self.synced = self.synced | {p.id for p in scenario.state().pieces()}
         self.problems = setup_errors(scenario, limit=SOLVER_STEPS)
+
+    def recheck(self) -> None:
+        """Check again after its map changed."""
+        self.rebuild(self.text())
 
     # --- pieces --------------------------------------------------------------------------
 
@@ -90,7 +98,13 @@ class ScenarioDocument(YamlDocument):
         return done
 
     def _full_steps(self, piece: Piece) -> int:
-        return self.scenario.newcomers.steps.get(piece.type, 1)
+        """A unit's full steps: a unit at them needs no ``steps:`` in the file."""
+        if piece.type in self.scenario.newcomers.steps:
+            return self.scenario.newcomers.steps[piece.type]
+        try:
+            return scenario_counters(self.scenario).unit(piece.type).steps or 1
+        except (DataErrors, KeyError):
+            return 1
 
     # --- setup and constraints --------------------------------------------------------
 
@@ -126,12 +140,51 @@ class ScenarioDocument(YamlDocument):
         entry.fa.set_flow_style()
         return self._append("constraints", entry)
 
+    def set_setup_count(self, index: int, count: int) -> bool:
+        """The ``count`` of setup entry ``index`` (at least 1)."""
+        entries = self.doc.get("setup")
+        if not isinstance(entries, list) or not 0 <= index < len(entries) or count < 1:
+            return False
+        entry = entries[index]
+
+        def change() -> bool:
+            if entry.get("count") == count:
+                return False
+            entry["count"] = count
+            return True
+
+        return self._edit(change)
+
     def _append(self, block: str, entry: CommentedMap) -> bool:
         def change() -> bool:
             self.doc.setdefault(block, CommentedSeq()).append(entry)
             return True
 
         return self._edit(change)
+
+
+def scenario_counters(scenario: Scenario) -> Counters:
+    """The counters a scenario's pieces are drawn and placed from: its own ``counters:``
+    (beside it, in ../counters, then shipped), else its rule system's."""
+    if scenario.counters:
+        folder = scenario.path.parent
+        for found in (folder / f"{scenario.counters}.yaml", folder.parent / "counters" / f"{scenario.counters}.yaml"):
+            if found.is_file():
+                return load_counters(found)
+        return load_counters(scenario.counters)
+    return counters_for(scenario.rules)
+
+
+def new_scenario_text(name: str, map_ref: str, rules: str | None) -> str:
+    """A new scenario file on the map ``map_ref`` (a bare name), ready to edit."""
+    from tabletop.board.blank import yaml_string
+
+    made_for = f"rules: {rules}\n" if rules else ""
+    return (
+        "# A scenario made with `tabletop edit`: place pieces from the counter tray (t), add\n"
+        "# setup zones and constraints (F9); see scenarios/FORMAT.md for every key.\n"
+        f"name: {yaml_string(name)}\nmap: {map_ref}\n{made_for}"
+    )
 
 
 def _entry(piece: Piece, hex_label: str, full: int) -> CommentedMap:

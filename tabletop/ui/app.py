@@ -609,7 +609,8 @@ class App:
     ) -> None:
         """Open the window and play until it is closed (or for ``frames`` frames)."""
         os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")  # sharp on high-DPI Windows
-        pygame.init()
+        pygame.display.init()  # display and fonts only: the table makes no sound (and a machine
+        pygame.font.init()  # without a sound card printed ALSA errors at every start)
         screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         pygame.display.set_caption(f"tabletop - {self.title}")
         pygame.key.set_repeat(300, 40)

@@ -23,11 +23,12 @@ import pygame
 
 from tabletop.atomicfile import WriteError
 from tabletop.board.align import AlignError, fit
-from tabletop.board.editing import MapDocument
+from tabletop.board.editing import MapDocument, YamlDocument
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.freeplay_rules import FreePlayRules
 from tabletop.engine.game import Game
 from tabletop.engine.pieces import MapState
+from tabletop.engine.scenario_document import ScenarioDocument, scenario_counters
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, neighbors
 
@@ -36,7 +37,7 @@ from .app import App, Component
 from .board_view import BoardView
 from .layout import Section, draw_lines, lines_height
 
-TOOLS = ("terrain", "elevation", "feature", "hexside", "region", "align")
+TOOLS = ("terrain", "elevation", "feature", "hexside", "region", "align", "setup")
 TOOL_NAMES = {
     "terrain": "Terrain brush",
     "elevation": "Elevation",
@@ -44,6 +45,7 @@ TOOL_NAMES = {
     "hexside": "Hexside features (walls)",
     "region": "Regions",
     "align": "Align the background picture",
+    "setup": "Setup zones and constraints",
 }
 BLOCKS = {"terrain": "terrain", "feature": "features", "hexside": "hexsides", "region": "regions"}
 SECTION = "editor"
@@ -54,11 +56,16 @@ LABEL = re.compile(r"\b\d{4,6}\b")  # a hex label named in a problem's message
 PROBLEM = theme.LOS_BLOCKED
 HOVER = theme.HIGHLIGHT
 
-TOOL_KEYS = dict(zip(TOOLS, (pygame.K_F3, pygame.K_F4, pygame.K_F5, pygame.K_F6, pygame.K_F7, pygame.K_F8), strict=True))
+TOOL_KEYS = dict(
+    zip(TOOLS, (pygame.K_F3, pygame.K_F4, pygame.K_F5, pygame.K_F6, pygame.K_F7, pygame.K_F8, pygame.K_F9), strict=True)
+)
 Lines = list[tuple[str, tuple[int, ...], bool]]
 
 SHORTCUTS = [
-    ("F3-F8, or click a tool", "editor: terrain brush, elevation, hex features, hexsides, regions, align the picture"),
+    ("F3-F9, or click a tool", "editor: terrain, elevation, hex features, hexsides, regions, align the picture, setup"),
+    ("t, then click a hex", "editor (a scenario): place a piece from the counter tray; drag moves, right-click changes"),
+    ("a / + / - / c", "editor, setup tool: a setup entry of the last counter placed, in the region picked (F7); "
+     "its count up / down; a constraint: at most one per hex"),
     ("1-9", "editor: pick the tool's terrain, feature, hexside or region"),
     ("click, drag", "editor: paint the hexes (features and regions: on or off, as the first hex)"),
     ("[ / ]", "editor: elevation to paint, one lower / higher"),
@@ -80,8 +87,15 @@ class Editor(Component):
 
     shortcuts: ClassVar[list[tuple[str, str]]] = SHORTCUTS
 
-    def __init__(self, doc: MapDocument) -> None:
+    def __init__(self, doc: MapDocument, scenario: ScenarioDocument | None = None) -> None:
         self.doc = doc
+        self.scenario = scenario
+        if scenario is not None:
+            scenario.map_of = lambda: self.doc.board
+        self.edits: list[YamlDocument] = []  # the document of each edit, newest last (undo)
+        self.undone: list[YamlDocument] = []  # the documents undone, for redo
+        self.last_type: tuple[str, str, str | None] | None = None  # (kind, type, side) last chosen in the tray
+        self._version = -1  # the table's map version last written into the scenario
         self.tool = "terrain"
         self.pick: dict[str, int] = dict.fromkeys(TOOLS, 0)
         self.level = 1
@@ -91,7 +105,7 @@ class Editor(Component):
         self.rows: list[tuple[int, pygame.Rect]] = []  # the panel's clickable rows drawn last
         self.clickable: list[tuple[str, str]] = []  # what each of those rows is: ("tool"|"pick", key)
         self.new_region = False  # the next click on the map starts a new region
-        self._shown: object = None  # the map the table shows (rebuilt when the document's changes)
+        self._shown: tuple[Any, Any] | None = None  # the map and scenario the table shows
         self.boxes: dict[str, pygame.Rect] = {}
 
     # --- what the tool works with --------------------------------------------------------
@@ -111,10 +125,21 @@ class Editor(Component):
         return found[min(self.pick[self.tool], len(found) - 1)] if found else None
 
     def tools(self) -> list[str]:
-        return [t for t in TOOLS if t != "align" or self.doc.board.background is not None]
+        out = [t for t in TOOLS if t != "align" or self.doc.board.background is not None]
+        return [t for t in out if t != "setup" or self.scenario is not None]
+
+    def documents(self) -> list[YamlDocument]:
+        return [self.doc] + ([self.scenario] if self.scenario is not None else [])
 
     def unsaved(self) -> bool:
-        return self.doc.unsaved
+        return any(d.unsaved for d in self.documents())
+
+    def record(self, doc: YamlDocument) -> None:
+        """``doc`` was just edited: Ctrl+Z undoes the newest edit, of whichever file."""
+        self.edits.append(doc)
+        self.undone.clear()
+        if doc is self.doc and self.scenario is not None:
+            self.scenario.recheck()  # its regions and hexes are the map's
 
     # --- events ----------------------------------------------------------------------------
 
@@ -122,10 +147,11 @@ class Editor(Component):
         if event.type == pygame.KEYDOWN:
             return self._key(event, app)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._note_placing(app)  # before the counter tools place it and forget it
             for i, rect in self.rows:
                 if rect.collidepoint(event.pos) and i < len(self.clickable):
                     return self._row_clicked(i, app)
-            if app.layout.covers(event.pos):
+            if app.layout.covers(event.pos) or self._counters_take(app, event.pos):
                 return False
             h = app.hex_at_screen(*event.pos)
             if self.tool == "align":
@@ -136,6 +162,7 @@ class Editor(Component):
                 self.new_region = False
                 key = self.doc.add_kind("regions", h, *self.region_wanted())
                 if key is not None:
+                    self.record(self.doc)
                     self.pick["region"] = self.choices().index(key)
                     self.show(app)
                     app.say(f"new region {key} at {self.doc.board.label(h)}: drag to add hexes")
@@ -153,13 +180,43 @@ class Editor(Component):
             return True
         return False
 
+    def _recheck(self) -> None:
+        if self.scenario is not None:
+            self.scenario.recheck()
+
+    def _note_placing(self, app: App) -> None:
+        """The counter chosen in the tray, kept for the setup tool's next entry."""
+        layer = next((c for c in app.components if hasattr(c, "placing")), None)
+        placing = getattr(layer, "placing", None)
+        if placing is not None and placing.kind in ("unit", "marker"):
+            self.last_type = (placing.kind, placing.type, placing.side)
+
+    def _counters_take(self, app: App, pos: tuple[int, int]) -> bool:
+        """Whether a click is the counter tools' (a scenario's): in the tray, placing a
+        piece from it, or on a piece (to drag it or open its menu)."""
+        layer = next((c for c in app.components if hasattr(c, "tray_rect")), None)
+        if layer is None:
+            return False
+        if layer.placing is not None or (layer.tray_open and layer.tray_rect(app).collidepoint(pos)):
+            return True
+        h = app.hex_at_screen(*pos)
+        return h is not None and bool(app.state.pieces_at(h))
+
     def _key(self, event: pygame.event.Event, app: App) -> bool:
         key, mods = event.key, event.mod
         ctrl = bool(mods & (pygame.KMOD_CTRL | pygame.KMOD_META))
         if ctrl and key == pygame.K_z and not mods & pygame.KMOD_SHIFT:
-            app.say("undone" if self.doc.undo() else "nothing to undo")
+            done = bool(self.edits) and self.edits[-1].undo()
+            if done:
+                self.undone.append(self.edits.pop())
+                self._recheck()
+            app.say(f"undone in {self.undone[-1].path.name}" if done else "nothing to undo")
         elif ctrl and (key == pygame.K_y or (key == pygame.K_z and mods & pygame.KMOD_SHIFT)):
-            app.say("redone" if self.doc.redo() else "nothing to redo")
+            done = bool(self.undone) and self.undone[-1].redo()
+            if done:
+                self.edits.append(self.undone.pop())
+                self._recheck()
+            app.say(f"redone in {self.edits[-1].path.name}" if done else "nothing to redo")
         elif ctrl and key == pygame.K_s:
             self.save(app)
         elif ctrl:
@@ -170,6 +227,9 @@ class Editor(Component):
         elif pygame.K_1 <= key <= pygame.K_9 and self.choices():
             self.pick[self.tool] = min(key - pygame.K_1, len(self.choices()) - 1)
             app.say(f"{TOOL_NAMES[self.tool]}: {self.chosen()}")
+        elif self.tool == "setup" and key in (pygame.K_a, pygame.K_c, pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS,
+                                                pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.setup_key(app, key)
         elif key == pygame.K_n and self.tool in BLOCKS:
             self.add_new(app)
         elif key in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET) and self.tool == "elevation":
@@ -203,6 +263,7 @@ class Editor(Component):
         if key is None:
             app.say(f"no new {self.tool}: the file has no room for one (every symbol is used)")
             return
+        self.record(self.doc)
         self.pick[self.tool] = self.choices().index(key)
         self.show(app)
         app.say(f"new {TOOL_NAMES[self.tool].lower()}: {key} (rename it and set its colour in the file)")
@@ -273,6 +334,7 @@ class Editor(Component):
             if other is not None:
                 changed = doc.toggle_hexside(key, h, other)
         if changed:
+            self.record(doc)
             self.show(app)
 
     def side_at(self, app: App, h: Hex, pos: tuple[int, int]) -> Hex | None:
@@ -299,41 +361,105 @@ class Editor(Component):
         except AlignError as exc:
             app.say(f"alignment not changed: {exc}")
         else:
-            self.doc.set_alignment(origin, scale)
+            if self.doc.set_alignment(origin, scale):
+                self.record(self.doc)
             self.show(app)
             app.say(f"background aligned: origin {origin[0]:.1f}, {origin[1]:.1f}; scale {scale[0]:.2f} x {scale[1]:.2f} (Ctrl+Z undoes)")
         self.clicks = []
         return True
 
     def save(self, app: App) -> None:
-        if self.doc.problems:
-            app.say(f"saved with {len(self.doc.problems)} problem(s) listed in the editor panel: fix them before playing")
-        try:
-            self.doc.save()
-        except WriteError as exc:
-            app.say(f"not saved: {exc}")
-            return
-        app.say(f"saved {self.doc.path}")
+        """Every file with edits, each written atomically (a failed write changes nothing
+        and says why)."""
+        changed = [d for d in self.documents() if d.unsaved]
+        if not changed:
+            app.say("nothing to save: the files are as written")
+        for d in changed:
+            try:
+                d.save()
+            except WriteError as exc:
+                app.say(f"not saved: {exc}")
+                continue
+            problems = f" with {len(d.problems)} problem(s) listed in the editor panel" if d.problems else ""
+            app.say(f"saved {d.path}{problems}")
+
+    # --- the setup tool (a scenario) ---------------------------------------------------
+
+    def setup_key(self, app: App, key: int) -> None:
+        """a: a setup entry, one piece of the type last chosen in the tray in the region
+        picked with the region tool; + / -: the newest entry's count; c: at most one of
+        those pieces per hex of that region."""
+        scen = self.scenario
+        assert scen is not None
+        entries = scen.doc.get("setup") or []
+        region = self.pick_of("region")
+        if key == pygame.K_a:
+            if self.last_type is None or region is None:
+                app.say("setup: choose a counter in the tray (t) and a region (F7, 1-9) first")
+                return
+            kind, kind_type, side = self.last_type
+            done = scen.add_setup(count=1, regions=[region], side=side, **{"unit" if kind == "unit" else "marker": kind_type})
+            if done:
+                app.say(f"setup: 1 {kind_type} ({side or 'marker'}) in {region}; + / - change the count")
+        elif key == pygame.K_c:
+            if not entries:
+                app.say("setup: add an entry first (a)")
+                return
+            last = entries[-1]
+            zone = list(last.get("zone", {}).get("regions", []))
+            pieces = {k: str(last[k]) for k in ("side", "type") if k in last}
+            if "marker" in last:
+                pieces["type"] = str(last["marker"])
+            done = scen.add_constraint(
+                text=f"no more than one {pieces.get('type')} in any hex of {', '.join(zone)}",
+                pieces=pieces, bound="max", value=1, per_hex=zone,
+            )  # fmt: skip
+        else:
+            if not entries:
+                app.say("setup: add an entry first (a)")
+                return
+            step = -1 if key in (pygame.K_MINUS, pygame.K_KP_MINUS) else 1
+            done = scen.set_setup_count(len(entries) - 1, int(entries[-1].get("count", 1)) + step)
+        if done:
+            self.record(scen)
+            self.show(app)
+
+    def pick_of(self, tool: str) -> str | None:
+        keys = {"region": list(self.doc.board.regions)}.get(tool, [])
+        return keys[min(self.pick[tool], len(keys) - 1)] if keys else None
 
     # --- the table shows the document's map ---------------------------------------------
 
     def show(self, app: App) -> None:
-        """Point the table at the document's map (after an edit, undo or redo)."""
+        """Point the table at the documents' map and pieces (after an edit, undo or redo)."""
         board = self.doc.board
-        if board is self._shown:
+        scenario = self.scenario.scenario if self.scenario is not None else None
+        if (board, scenario) == self._shown:
             return
-        self._shown = board
-        state = MapState.of(board)
-        tint = app.view.tint
+        new_board = self._shown is None or self._shown[0] is not board
+        self._shown = (board, scenario)
+        pieces = scenario.state().pieces() if scenario is not None else ()
+        state = MapState.of(board, (p for p in pieces if board.grid.contains(p.hex)))
         app.game = Game(FreePlayRules(), GameState(state, turn=1, phase="play"), 0)
         app.los_policy = FreePlayPolicy.for_map(state)
         app.sync()
-        app.view = BoardView(board)
-        if app.view.picture is not None and tint < 1.0:
-            app.view.tint = tint
+        self._version = state.version
+        if new_board:
+            tint = app.view.tint
+            app.view = BoardView(board)
+            if app.view.picture is not None and tint < 1.0:
+                app.view.tint = tint
 
     def update(self, app: App, dt: float) -> None:
-        self.show(app)  # undo and redo change the document's map too
+        """Undo and redo change the documents; pieces placed, moved or removed on the
+        table are written into the scenario."""
+        self.show(app)
+        self._note_placing(app)
+        if self.scenario is not None and app.play.state.map.version != self._version:
+            self._version = app.play.state.map.version
+            if self.scenario.sync_pieces(app.play.state.map):
+                self.record(self.scenario)
+                self.show(app)
 
     # --- drawing -----------------------------------------------------------------------
 
@@ -341,14 +467,17 @@ class Editor(Component):
         """The panel: its head (the file), the tools, the palette of the tool (drawn
         indented, after a swatch), and the tail (hints and problems)."""
         doc, text, dim, hot = self.doc, theme.PANEL_TEXT, theme.PANEL_DIM, theme.HIGHLIGHT
-        state = "unsaved changes (Ctrl+S saves)" if doc.unsaved else "saved"
-        head: Lines = [(f"{doc.path.name}: {state}", hot if doc.unsaved else dim, False)]
+        head: Lines = []
+        for d in self.documents():
+            state = "unsaved changes (Ctrl+S saves)" if d.unsaved else "saved"
+            head.append((f"{d.path.name}: {state}", hot if d.unsaved else dim, False))
         tools: Lines = []
         for tool in TOOLS:
             key = pygame.key.name(TOOL_KEYS[tool]).upper()
             usable = tool in self.tools()
             colour = hot if tool == self.tool else (text if usable else dim)
-            tools.append((f"{key}  {TOOL_NAMES[tool]}{'' if usable else ' (no picture)'}", colour, tool == self.tool))
+            why = "" if usable else (" (no picture)" if tool == "align" else " (a scenario's)")
+            tools.append((f"{key}  {TOOL_NAMES[tool]}{why}", colour, tool == self.tool))
         board = doc.board
         names = {
             "terrain": lambda k: f"{board.terrain_types[k].name} ({board.terrain_types[k].symbol})",
@@ -375,12 +504,21 @@ class Editor(Component):
                 n = len(self.clicks)
                 tail.append((f"click the centre of hex {board.label(targets[n])} on the picture ({n + 1} of 3)", hot, True))
             tail.append(("Esc: start again  ·  Ctrl+Z: undo an alignment", dim, False))
-        problems = doc.problems
+        if self.tool == "setup" and self.scenario is not None:
+            scenario = self.scenario.scenario
+            for placement in scenario.placements:
+                tail.append((f"setup: {placement.text or placement.describe()}", text, False))
+            for constraint in scenario.constraints:
+                tail.append((f"limit: {constraint.sentence()}", text, False))
+            last = f"{self.last_type[1]}" if self.last_type else "none yet (t: the tray)"
+            tail.append((f"counter: {last}; region: {self.pick_of('region') or 'none (F7)'}", dim, False))
+            tail.append(("a: add an entry  + / -: its count  c: at most one a hex", dim, False))
+        problems = [p for d in self.documents() for p in d.problems]
         if problems:
             tail.append((f"{len(problems)} problem(s), as `tabletop validate` says:", PROBLEM, True))
             tail += [(str(p), PROBLEM, False) for p in problems[:PROBLEMS_SHOWN]]
         else:
-            tail.append(("no problems: the file validates", theme.LOS_CLEAR, False))
+            tail.append(("no problems: the files validate" + (", the setup can be done" if self.scenario else ""), theme.LOS_CLEAR, False))
         return head, tools, palette, tail
 
     def dock(self, app: App) -> list[Section]:
@@ -432,7 +570,7 @@ class Editor(Component):
     def draw_over(self, surface: pygame.Surface, app: App) -> None:
         s = app.camera.scale
         board = self.doc.board
-        for problem in self.doc.problems:
+        for problem in (p for d in self.documents() for p in d.problems):
             for label in LABEL.findall(problem.message):
                 try:
                     h = board.hex_of(label)
@@ -466,24 +604,31 @@ def _world_of_pixel(doc: MapDocument, app: App, pixel: tuple[float, float]) -> t
     return (fx + (pixel[0] - bg.origin[0]) / bg.scale[0], fy + (pixel[1] - bg.origin[1]) / bg.scale[1])
 
 
-def open_editor(doc: MapDocument, size: tuple[int, int] = (1280, 800)) -> App:
-    """The table in editing mode on ``doc``: the editor, the legend, the log and the
-    minimap, and the line-of-sight tools (``l``, ``v``) to check the ground as painted."""
+def open_editor(doc: MapDocument, size: tuple[int, int] = (1280, 800), scenario: ScenarioDocument | None = None) -> App:
+    """The table in editing mode on ``doc`` (and ``scenario``, whose pieces are placed
+    with the counter tray): the editor, the legend, the log and the minimap, and the
+    line-of-sight tools (``l``, ``v``) to check the ground as painted."""
+    from .counters import CounterLayer
     from .overlays import Overlays
     from .panels import Panels
 
     state = MapState.of(doc.board)
-    editor = Editor(doc)
+    editor = Editor(doc, scenario)
+    parts: list[Component] = [editor, Panels(shows=("legend", "log", "minimap", "selection")), Overlays()]
+    if scenario is not None:
+        parts.append(CounterLayer(scenario_counters(scenario.scenario)))
     app = App(
         state=state,
-        title=f"editing {doc.board.name}",
+        title=f"editing {scenario.scenario.name if scenario else doc.board.name}",
         los_policy=FreePlayPolicy.for_map(state),
         move_policy=FreePlayMovePolicy(),
         size=size,
-        components=[editor, Panels(shows=("legend", "log", "minimap", "selection")), Overlays()],
+        components=parts,
     )
     editor.show(app)
-    app.say(f"editing {doc.path}: F3-F8 choose the tool, 1-9 picks, click or drag paints, Ctrl+S saves")
+    app.say(f"editing {doc.path}: F3-F9 choose the tool, 1-9 picks, click or drag paints, Ctrl+S saves")
+    if scenario is not None:
+        app.say(f"and {scenario.path}: t opens the counter tray to place pieces; F9 sets up zones and limits")
     if doc.problems:
         app.say(f"the file has {len(doc.problems)} problem(s): see the editor panel")
     return app
