@@ -209,6 +209,7 @@ def test_a_new_scenario_made_in_the_editor_validates(tmp_path: Path, capsys: pyt
     key(app, pygame.K_a, text="a")
     key(app, pygame.K_PLUS, text="+")
     key(app, pygame.K_c, text="c")
+    frame(app)  # the setup tool's panel lists the entry and the limit
     ed = editor(app)
     assert ed.scenario is not None and not ed.scenario.problems
     key(app, pygame.K_PLUS, text="+")

@@ -445,8 +445,9 @@ class Editor(Component):
         app.sync()
         self._version = state.version
         if new_board:
-            tint = app.view.tint
+            tint, drawn = app.view.tint, app.view.ground_changes
             app.view = BoardView(board)
+            app.view.ground_changes = drawn + 1  # the minimap is drawn again
             if app.view.picture is not None and tint < 1.0:
                 app.view.tint = tint
 
@@ -470,7 +471,7 @@ class Editor(Component):
         head: Lines = []
         for d in self.documents():
             state = "unsaved changes (Ctrl+S saves)" if d.unsaved else "saved"
-            head.append((f"{d.path.name}: {state}", hot if d.unsaved else dim, False))
+            head.append((f"{d.path.parent.name}/{d.path.name}: {state}", hot if d.unsaved else dim, False))
         tools: Lines = []
         for tool in TOOLS:
             key = pygame.key.name(TOOL_KEYS[tool]).upper()
@@ -507,7 +508,8 @@ class Editor(Component):
         if self.tool == "setup" and self.scenario is not None:
             scenario = self.scenario.scenario
             for placement in scenario.placements:
-                tail.append((f"setup: {placement.text or placement.describe()}", text, False))
+                said = placement.text or f"{len(placement.ids)} {placement.pieces.describe()} on {placement.zone.describe()}"
+                tail.append((f"setup: {said}", text, False))
             for constraint in scenario.constraints:
                 tail.append((f"limit: {constraint.sentence()}", text, False))
             last = f"{self.last_type[1]}" if self.last_type else "none yet (t: the tray)"
