@@ -36,15 +36,25 @@ def calibration(loops: int = CALIBRATION_LOOPS) -> float:
 def games(count: int = 10, seed: int = 1) -> dict[str, Any]:
     """DOG SECTOR games per CPU-second (``count`` games, seeds ``seed``... under light
     and heavy bombardment alike), against the calibration loop."""
+    plays = [({"bombardment": b}, seed + i) for i in range(count // 2) for b in ("light", "heavy")]
+    return _timed("dog-sector", plays)
+
+
+def dogfaces_games(count: int = 4, seed: int = 1) -> dict[str, Any]:
+    """Dogfaces in Space games per CPU-second (the tactical bot on both sides: its move
+    search is the two-sided games' largest cost), against the calibration loop."""
+    return _timed("dogfaces", [({}, seed + i) for i in range(count)])
+
+
+def _timed(scenario: str, plays: list[tuple[dict[str, Any], int]]) -> dict[str, Any]:
     from tabletop import sim
 
-    sim.play_one("dog-sector", {}, seed)  # the scenario and the rule tables, read once
+    sim.play_one(scenario, plays[0][0], plays[0][1])  # the scenario and the rule tables, read once
     base = calibration()
-    plays = [({"bombardment": b}, seed + i) for i in range(count // 2) for b in ("light", "heavy")]
     start = time.process_time()
     actions = 0
     for options, s in plays:
-        out = sim.play_one("dog-sector", options, s)
+        out = sim.play_one(scenario, options, s)
         assert "error" not in out, out
         actions += out["actions"]
     cpu = time.process_time() - start
@@ -249,6 +259,7 @@ def run() -> dict[str, Any]:
 
     parts = (
         ("games", games, "DOG SECTOR games per CPU-second (10 games)"),
+        ("dogfaces_games", dogfaces_games, "Dogfaces games per CPU-second (4 games)"),
         ("cold_viewshed", cold_viewshed, "first viewshed in fresh processes"),
         ("batch_los", batch_los, "2,000 lines at once"),
         ("jobs", jobs_scaling, "sim --jobs 1 and 2 (24 games, twice each)"),

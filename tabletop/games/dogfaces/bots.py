@@ -109,14 +109,34 @@ class TacticalBot:
     def __init__(self) -> None:
         self.stay: set[tuple[object, int, str, str]] = set()
         self._field: tuple[object, object, dict[Hex, int]] | None = None
+        self._asked: tuple[int, int, str | None] | None = None  # the position and enemy side last asked for
+        self._costs: tuple[object, tuple[object, ...], dict[Hex, int | None]] | None = None
+
+    def _walk_costs(self, state: GameState) -> dict[Hex, int | None]:
+        """Each hex's soldier cost to walk out of (None: no soldier enters it), per map
+        and ground changes: worked out once, not per step of every search (issue 19)."""
+        ground = tuple(sorted(state.map.terrain_overrides().items()))
+        if self._costs is not None and self._costs[0] is state.board and self._costs[1] == ground:
+            return self._costs[2]
+        table = default_table()
+        costs: dict[Hex, int | None] = {}
+        for h in state.board.grid.hexes():
+            cost = table.enter_cost(state.map.terrain_at(h), False)
+            costs[h] = None if cost is None else int(cost)
+        self._costs = (state.board, ground, costs)
+        return costs
 
     def _approach(self, state: GameState, enemies: list[Piece]) -> dict[Hex, int]:
         """Walking distance (in move-cost units, soldiers' terrain, units ignored) from
         every hex to the nearest enemy: closing in goes round the river, not into it."""
+        asked = (id(state.map), state.map.version, enemies[0].side if enemies else None)
+        if self._field is not None and self._asked == asked and self._field[0] is state.board:
+            return self._field[2]  # the same position as the last question (a move's every hex)
         key = tuple(sorted((e.id, e.hex) for e in enemies))
+        self._asked = asked
         if self._field is not None and self._field[0] is state.board and self._field[1] == key:
             return self._field[2]
-        table = default_table()
+        costs = self._walk_costs(state)
         board = state.board
         dist: dict[Hex, int] = {}
         frontier = [(0, board.label(e.hex), e.hex) for e in enemies]
@@ -126,13 +146,13 @@ class TacticalBot:
             if h in dist:
                 continue
             dist[h] = d
+            cost = costs.get(h)
+            if cost is None:
+                continue
             for n in neighbors(h):
-                if n in dist or not board.grid.contains(n):
+                if n in dist or costs.get(n) is None:
                     continue
-                cost = table.enter_cost(state.map.terrain_at(h), False)
-                if cost is None or table.enter_cost(state.map.terrain_at(n), False) is None:
-                    continue
-                heapq.heappush(frontier, (d + int(cost), board.label(n), n))
+                heapq.heappush(frontier, (d + cost, board.label(n), n))
         self._field = (state.board, key, dist)
         return dist
 

@@ -31,7 +31,7 @@ from fractions import Fraction
 from functools import cache
 from math import lcm
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from tabletop.datareader import Reader
 from tabletop.engine.movement import BaseMovePolicy, MoveModel, MovePolicy, enemies_of
@@ -262,6 +262,45 @@ class DogfacesMovePolicy(BaseMovePolicy):
 
     def __init__(self, table: MoveTable | None = None) -> None:
         self.table = table if table is not None else default_table()
+        # the ground's part of a model, per map, ground changes and kind of mover: it does
+        # not change while units move (issue 19: the bots plan thousands of moves a game)
+        self._ground: dict[tuple[int, tuple[tuple[Hex, str], ...], bool], _Ground] = {}
+
+    def _ground_of(self, state: MapState, vehicle: bool) -> _Ground:
+        board = state.board
+        key = (id(board), tuple(sorted(state.terrain_overrides().items())), vehicle)
+        found = self._ground.get(key)
+        if found is not None and found.board is board:
+            return found
+        t = self.table
+        who = "vehicles" if vehicle else "soldiers"
+        enter: dict[Hex, int] = {}
+        why_not: dict[Hex, str] = {}
+        by_kind: dict[str, int | None] = {}  # each terrain's cost worked out once
+        for h in board.terrain:
+            kind = state.terrain_at(h)
+            if kind not in by_kind:
+                cost = t.enter_cost(kind, vehicle)
+                by_kind[kind] = None if cost is None else t.units(cost)
+            units = by_kind[kind]
+            if units is None:
+                why_not[h] = f"{who} cannot enter {kind} ({RULE_TERRAIN})"
+            else:
+                enter[h] = units
+        road = board.features.get(t.road_feature)
+        pairs: list[tuple[Hex, Hex]] = []
+        if road is not None:
+            pairs = [
+                (h, n)
+                for h in road.hexes
+                for n in neighbors(h)
+                if n in road.hexes and not _nobody_enters(state, n, t)
+            ]
+        zoc_free = frozenset(h for h in board.terrain if state.terrain_at(h) in t.zoc_negated_in)
+        if len(self._ground) > 16:
+            self._ground.clear()
+        found = self._ground[key] = _Ground(board, enter, why_not, tuple(pairs), zoc_free)
+        return found
 
     def move_units(self, unit: Piece) -> int:
         """The unit's move units per turn (II)."""
@@ -279,20 +318,8 @@ class DogfacesMovePolicy(BaseMovePolicy):
         t = self.table
         board = state.board
         vehicle = unit_type(unit) in t.vehicles
-        who = "vehicles" if vehicle else "soldiers"
-        enter: dict[Hex, int] = {}
-        why_not: dict[Hex, str] = {}
-        by_kind: dict[str, int | None] = {}  # each terrain's cost worked out once (speed)
-        for h in board.terrain:
-            kind = state.terrain_at(h)
-            if kind not in by_kind:
-                cost = t.enter_cost(kind, vehicle)
-                by_kind[kind] = None if cost is None else t.units(cost)
-            units = by_kind[kind]
-            if units is None:
-                why_not[h] = f"{who} cannot enter {kind} ({RULE_TERRAIN})"
-            else:
-                enter[h] = units
+        ground = self._ground_of(state, vehicle)
+        enter, why_not = dict(ground.enter), dict(ground.why_not)
         occupied = _occupancy(state, unit, t)
         for h, why in occupied.blocked.items():
             enter.pop(h, None)
@@ -302,9 +329,11 @@ class DogfacesMovePolicy(BaseMovePolicy):
             if not enemy.status.isdisjoint(t.gone):
                 continue
             for n in neighbors(enemy.hex):
-                if board.grid.contains(n) and state.terrain_at(n) not in t.zoc_negated_in:
+                if board.grid.contains(n) and n not in ground.zoc_free:
                     stop.setdefault(n, f"next to enemy {enemy.id} ({RULE_ZOC})")
-        step = self._road_steps(state, occupied.blocked)
+        road_cost = t.units(t.road_along)
+        blocked = occupied.blocked
+        step: dict[tuple[Hex, Hex], int | None] = {pair: road_cost for pair in ground.road if pair[1] not in blocked}
         for (_, n), along in list(step.items()):
             if n not in enter and n not in occupied.blocked and along is not None:
                 # closed by its terrain (a vehicle and swamp), open along the road: the
@@ -335,18 +364,19 @@ class DogfacesMovePolicy(BaseMovePolicy):
             notes=tuple(notes),
         )
 
-    def _road_steps(self, state: MapState, blocked: Mapping[Hex, str]) -> dict[tuple[Hex, Hex], int | None]:
-        t = self.table
-        road = state.board.features.get(t.road_feature)
-        if road is None:
-            return {}
-        along = t.units(t.road_along)
-        steps: dict[tuple[Hex, Hex], int | None] = {}
-        for h in road.hexes:
-            for n in neighbors(h):
-                if n in road.hexes and n not in blocked and not _nobody_enters(state, n, t):
-                    steps[(h, n)] = along
-        return steps
+
+
+@dataclass(frozen=True)
+class _Ground:
+    """What a map's ground says of a move whoever stands where: the hexes a mover may
+    enter and at what cost, those it may not and why, the road's steps (pairs of road
+    hexes), and the hexes where an enemy's zone of control does not reach."""
+
+    board: Any
+    enter: Mapping[Hex, int]
+    why_not: Mapping[Hex, str]
+    road: tuple[tuple[Hex, Hex], ...]
+    zoc_free: frozenset[Hex]
 
 
 def _nobody_enters(state: MapState, h: Hex, table: MoveTable) -> bool:
