@@ -29,8 +29,8 @@ from tabletop.engine.scenario import open_map_or_scenario
 from tabletop.engine.setup import to_place
 from tabletop.games import ruleset
 from tabletop.hexgrid import Hex
-from tabletop.sim import Stuck, play_out
 from tabletop.shipped import resolve
+from tabletop.sim import Stuck, play_out
 
 DATA = Path(__file__).parent / "data"
 
