@@ -73,3 +73,24 @@ def read_bounded(path: Path, most: int) -> bytes:
         if why is not None:
             raise NotAFile(path, why)
         return f.read(most + 1)
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+
+def picture_beside(folder: Path, name: object, what: str) -> tuple[Path | None, str | None]:
+    """The picture file ``name`` (a PNG or JPEG) inside ``folder`` — a data file never
+    reads outside its own folder — or None and why not, in words ending with the fix."""
+    if not isinstance(name, str) or not name.strip():
+        return None, f"{what} must name a PNG or JPEG file beside the data file (board.png)"
+    base = folder.resolve()
+    if Path(name).is_absolute() or not (base / name).resolve().is_relative_to(base):
+        return None, f"{what} {name!r} is outside the data file's folder; copy it beside the file"
+    if Path(name).suffix.lower() not in IMAGE_SUFFIXES:
+        return None, f"{what} {name!r} is not a PNG or JPEG; convert it (.png, .jpg)"
+    why = not_a_file(base / name)
+    if why == MISSING:
+        return None, f"{what} {name!r} not found in {base}; check the name"
+    if why is not None:
+        return None, f"{what} {name!r} is {why}; give a picture file"
+    return (base / name).resolve(), None

@@ -277,3 +277,77 @@ def test_a_missing_file_or_name_says_which_are_shipped(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_a_mapping_is_refused(tmp_path: Path) -> None:
     assert errors_of(tmp_path, "- just\n- a list\n")[0].startswith(f"{tmp_path / 'c.yaml'}:1:")
+
+
+# --- counter faces from pictures (issue 21 item 4) -----------------------------------------
+
+PICTURED = """\
+name: Pictured
+sides:
+  blue: {name: Blue, colour: "#568cc8"}
+unit_types:
+  rifles: {symbol: infantry, steps: 2, images: {full: faces/rifles.png, reduced: faces/rifles-r.png}}
+  guns: {symbol: artillery, images: {full: faces/guns.png}}
+"""
+
+
+def _pictures(folder: Path) -> None:
+    import pygame
+
+    (folder / "faces").mkdir(parents=True, exist_ok=True)
+    for name, colour in (("rifles", (200, 40, 40)), ("rifles-r", (40, 200, 40)), ("guns", (40, 40, 200))):
+        picture = pygame.Surface((60, 40))
+        picture.fill(colour)
+        pygame.image.save(picture, str(folder / "faces" / f"{name}.png"))
+
+
+def test_a_unit_types_faces_may_be_pictures_drawn_instead_of_the_symbol(tmp_path: Path) -> None:
+    """Item 4: image files for a type's faces (full and reduced), drawn instead of the
+    NATO-style art, scaled with the counter size; a type with only a full picture gets
+    the flipped face's white band over it."""
+
+    from tabletop.engine.counters import load_counters
+    from tabletop.ui.counter_art import unit_counter
+
+    _pictures(tmp_path)
+    path = tmp_path / "pictured.yaml"
+    path.write_text(PICTURED)
+    cs = load_counters(path)
+    rifles, guns = cs.unit("rifles"), cs.unit("guns")
+    assert rifles.image_full == (tmp_path / "faces" / "rifles.png").resolve() and guns.image_reduced is None
+    for size in (40, 96):
+        full = unit_counter(rifles, (86, 140, 200), size, "R1")
+        flipped = unit_counter(rifles, (86, 140, 200), size, "R1", reduced=True)
+        assert full.get_size() == (size, size)
+        assert _near(full.get_at((size // 2, size // 2)), (200, 40, 40))
+        assert _near(flipped.get_at((size // 2, size // 2)), (40, 200, 40))
+    banded = unit_counter(guns, (86, 140, 200), 64, "G1", reduced=True)
+    top, middle = banded.get_at((32, 9)), banded.get_at((32, 40))
+    assert _near(middle, (40, 40, 200)) and top[0] > 180 and top[1] > 180  # the white band on top
+
+
+def _near(colour: Any, want: tuple[int, int, int]) -> bool:
+    """Within smooth scaling's rounding of ``want``."""
+    return all(abs(a - b) <= 6 for a, b in zip(tuple(colour)[:3], want, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("images", "says"),
+    [
+        ("{full: ../outside.png}", "outside the data file's folder"),
+        ("{full: faces/none.png}", "'faces/none.png' not found in"),
+        ("{reduced: faces/rifles.png}", "images need `full:`"),
+        ("{full: faces/rifles.gif}", "not a PNG or JPEG"),
+        ("{full: faces/rifles.png, flipped: x.png}", "flipped"),
+    ],
+)
+def test_a_bad_counter_picture_is_refused_with_its_line(tmp_path: Path, images: str, says: str) -> None:
+    from tabletop.engine.counters import load_counters
+
+    _pictures(tmp_path)
+    path = tmp_path / "pictured.yaml"
+    path.write_text(PICTURED.replace("{full: faces/guns.png}", images))
+    with pytest.raises(DataErrors) as info:
+        load_counters(path)
+    (error,) = [str(e) for e in info.value.errors]
+    assert says in error and "pictured.yaml:6:" in error

@@ -185,10 +185,10 @@ def test_a_background_image_beside_the_map_is_read_with_its_alignment(tmp_path: 
 @pytest.mark.parametrize(
     ("block", "says"),
     [
-        ("{image: ../board.png, origin: [0, 0], scale: 1}", "outside the map's folder"),
-        ("{image: /etc/passwd, origin: [0, 0], scale: 1}", "outside the map's folder"),
+        ("{image: ../board.png, origin: [0, 0], scale: 1}", "outside the data file's folder"),
+        ("{image: /etc/passwd, origin: [0, 0], scale: 1}", "outside the data file's folder"),
         ("{image: board.gif, origin: [0, 0], scale: 1}", "not a PNG or JPEG"),
-        ("{image: missing.png, origin: [0, 0], scale: 1}", "not found beside the map"),
+        ("{image: missing.png, origin: [0, 0], scale: 1}", "'missing.png' not found in"),
         ("{image: board.png, origin: [0], scale: 1}", "`origin` must be [x, y]"),
         ("{image: board.png, origin: [0, 0], scale: [0, 1]}", "`scale` must be [x, y], numbers above 0"),
         ("{image: board.png, origin: [0, 0], scale: 1, zoom: 2}", "zoom"),

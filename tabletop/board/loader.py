@@ -25,6 +25,7 @@ from tabletop.hexgrid import (
     distance,
     hexside,
 )
+from tabletop.inputfile import picture_beside
 from tabletop.shipped import open_data
 from tabletop.yamlfile import DataErrors, LineDict, LineList
 
@@ -37,7 +38,6 @@ TOP_KEYS = (
     "elevation", "features", "hexsides", "regions", "line_of_sight", "background",
 )  # fmt: skip
 BACKGROUND_KEYS = ("image", "origin", "scale")
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 LOS_KEYS = ("grazing", "markers")
 LOS_EFFECTS = ("clear", "hinder", "block")
 GRAZING = ("both", "either", "never")
@@ -525,20 +525,10 @@ def _background(c: _Check, data: LineDict, path: Path) -> Background | None:
     if block is None:
         return None
     c.known_keys(block, BACKGROUND_KEYS, "background")
-    folder = path.parent.resolve()
-    image: Path | None = None
-    name = block.get("image")
     line = c.line_of(block, "image") or c.line_of(data, "background")
-    if not isinstance(name, str) or not name.strip():
-        c.fail(line, "background needs `image:`, a PNG or JPEG file beside the map (board.png)")
-    elif Path(name).is_absolute() or not (folder / name).resolve().is_relative_to(folder):
-        c.fail(line, f"background image {name!r} is outside the map's folder; copy it beside the map")
-    elif Path(name).suffix.lower() not in IMAGE_SUFFIXES:
-        c.fail(line, f"background image {name!r} is not a PNG or JPEG; convert it (.png, .jpg)")
-    elif not (folder / name).is_file():
-        c.fail(line, f"background image {name!r} not found beside the map in {folder}; check the name")
-    else:
-        image = (folder / name).resolve()
+    image, why = picture_beside(path.parent, block.get("image"), "background image")
+    if why is not None:
+        c.fail(line, why)
     origin = _pair(c, block, "origin", "the image pixel (x, y) where the first hex's centre lies", 0)
     scale = _pair(c, block, "scale", "image pixels per hex size (centre to corner), across and down", 1e-6)
     if image is None or origin is None or scale is None:

@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from tabletop.datareader import Collector
+from tabletop.inputfile import picture_beside
 from tabletop.shipped import open_data
 from tabletop.yamlfile import DataError, DataErrors, LineDict
 
@@ -61,7 +62,8 @@ GENERIC = "generic"
 
 TOP_KEYS = ("name", "rules", "notes", "shape", "facing", "sides", "unit_types", "markers", "sheet")
 SIDE_KEYS = ("name", "colour")
-UNIT_KEYS = ("name", "symbol", "shape", "label", "steps", "full", "reduced", "attributes")
+UNIT_KEYS = ("name", "symbol", "shape", "label", "steps", "full", "reduced", "attributes", "images")
+IMAGE_FACES = ("full", "reduced")
 MARKER_KEYS = ("name", "colour", "text", "place", "area")
 KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 MAX_TEXT = 6  # characters of a marker's text or a unit's label: they must fit on a counter
@@ -96,6 +98,8 @@ class UnitType:
     full: str = ""
     reduced: str = ""
     attributes: Attributes = ()  # sorted (key, value) pairs: a type stays hashable
+    image_full: Path | None = None  # a picture drawn as the face instead of the symbol
+    image_reduced: Path | None = None  # the flipped face's picture (default: the full one, banded)
 
 
 @dataclass(frozen=True)
@@ -367,9 +371,30 @@ def _unit_types(
             if "attributes" in spec
             else {}
         )
+        images = _images(c, spec, where)
         if len(c.errors) == before and symbol is not None and shape is not None and attributes is not None:
-            out[key] = UnitType(key, name, symbol, shape, label, steps, full, reduced, pairs(attributes))  # type: ignore[arg-type]
+            out[key] = UnitType(key, name, symbol, shape, label, steps, full, reduced, pairs(attributes), *images)  # type: ignore[arg-type]
     return out
+
+
+def _images(c: _Check, spec: LineDict, where: str) -> tuple[Path | None, Path | None]:
+    """A unit type's pictures (``images: {full: a.png, reduced: b.png}``), files inside
+    the counters file's folder; the symbol is drawn where there is none."""
+    block = c.mapping(spec, "images", where)
+    if block is None:
+        return None, None
+    c.known_keys(block, IMAGE_FACES, f"{where} images")
+    found: dict[str, Path | None] = {}
+    for face in IMAGE_FACES:
+        if face not in block:
+            continue
+        path, why = picture_beside(Path(c.path).parent, block[face], f"{where}'s {face} face")
+        if why is not None:
+            c.fail(c.line_of(block, face), why)
+        found[face] = path
+    if "full" not in block:
+        c.fail(block.line, f"{where} images need `full:` (a picture of the full-strength face)")
+    return found.get("full"), found.get("reduced")
 
 
 def _markers(c: _Check, data: LineDict) -> dict[str, MarkerType]:

@@ -25,6 +25,7 @@ from tabletop.hexgrid import Hex, neighbors
 
 from . import theme
 from .camera import Camera
+from .images import load_image
 
 TILE = 512
 TINTS = (0.35, 0.0, 1.0)  # terrain colours over a background picture: thin, none, full (Shift+T)
@@ -32,12 +33,9 @@ TINT_NAMES = {0.35: "thin terrain colours over the picture", 0.0: "the picture a
 
 
 def load_picture(background: Background) -> pygame.Surface:
-    """The background image as a 32-bit surface (smooth scaling needs one; a paletted
-    PNG is not), without needing a display. pygame.error if it cannot be read."""
-    raw = pygame.image.load(str(background.image))
-    out = pygame.Surface(raw.get_size(), pygame.SRCALPHA, 32)
-    out.blit(raw, (0, 0))
-    return out
+    """The background image (``images.load_image``); pygame.error or OSError if it
+    cannot be read."""
+    return load_image(background.image)
 
 
 class BoardView:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
+from pathlib import Path
 
 import pygame
 
 from tabletop.engine.counters import MarkerType, UnitType
 
 from . import theme
+from .images import load_image
 
 Colour = tuple[int, int, int]
 SS = 3  # supersampling factor for shapes
@@ -34,6 +36,9 @@ _cache: dict[Hashable, pygame.Surface] = {}
 def clear_cache() -> None:
     """Forget every cached surface."""
     _cache.clear()
+
+
+_UNREADABLE: set[Path] = set()  # counter pictures that could not be read
 
 
 def _cached(key: Hashable, make: Callable[[], pygame.Surface]) -> pygame.Surface:
@@ -277,11 +282,50 @@ def unit_counter(
     facing_key = None if facing is None else round(facing) % 360
     lod = lod and spec.shape != "token"  # a token's face is already one big letter
     key = ("unit", spec, colour, size, ident, reduced, facing_key, values, lod)
+    if spec.image_full is not None:
+        face = _picture_face(spec, colour, size, reduced)
+        if face is not None:
+            return face
     if spec.shape == "token":
         return _cached(key, lambda: _token(spec, colour, size, ident, reduced, facing_key))
     if lod:
         return _cached(key, lambda: _far_counter(spec, colour, size, reduced, values))
     return _cached(key, lambda: _counter(spec, colour, size, ident, reduced, values))
+
+
+def _picture_face(spec: UnitType, colour: Colour, size: int, reduced: bool) -> pygame.Surface | None:
+    """The counter drawn from the counter sheet's picture of the face (a module's
+    counter art), fitted in the counter's square with a frame of the side's colour;
+    the flipped face is its own picture, or the full one under a white band. None when
+    the picture cannot be read (the symbol is drawn instead)."""
+    path = spec.image_reduced if reduced and spec.image_reduced is not None else spec.image_full
+    assert path is not None
+    if path in _UNREADABLE:
+        return None
+    try:
+        picture = load_image(path)
+    except (pygame.error, OSError):
+        _UNREADABLE.add(path)  # tried once: the symbol from now on
+        return None
+
+    def make() -> pygame.Surface:
+        surf = pygame.Surface((size, size), pygame.SRCALPHA)
+        frame = max(2, round(size * 0.06))
+        inner = size - 2 * frame
+        w, h = picture.get_size()
+        scale = min(inner / w, inner / h)
+        fitted = pygame.transform.smoothscale(picture, (max(1, round(w * scale)), max(1, round(h * scale))))
+        radius = round(size * 0.1)
+        pygame.draw.rect(surf, colour, (0, 0, size, size), border_radius=radius)
+        surf.blit(fitted, ((size - fitted.get_width()) // 2, (size - fitted.get_height()) // 2))
+        if reduced and spec.image_reduced is None:
+            band = pygame.Surface((size - 2 * frame, round(size * 0.16)), pygame.SRCALPHA)
+            band.fill((255, 255, 255, 215))
+            surf.blit(band, (frame, frame))
+        pygame.draw.rect(surf, INK_DARK, (0, 0, size, size), max(1, round(size * 0.03)), border_radius=radius)
+        return surf
+
+    return _cached(("picture", spec, colour, size, reduced), make)
 
 
 def _far_counter(spec: UnitType, colour: Colour, size: int, reduced: bool, values: str) -> pygame.Surface:
