@@ -351,3 +351,22 @@ def test_a_bad_counter_picture_is_refused_with_its_line(tmp_path: Path, images: 
         load_counters(path)
     (error,) = [str(e) for e in info.value.errors]
     assert says in error and "pictured.yaml:6:" in error
+
+
+def test_the_table_draws_a_scenarios_own_counter_sheet(tmp_path: Path) -> None:
+    """Item 4 with item 3: a scenario naming its own counters (pictures, an import's) is
+    drawn from that sheet in the window, not from its rule system's."""
+    from tabletop.cli import main
+    from tabletop.ui.counters import CounterLayer
+    from tabletop.ui.table import open_table
+
+    _pictures(tmp_path / "counters")
+    (tmp_path / "counters" / "pictured.yaml").write_text(PICTURED)
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "scenarios").mkdir()
+    assert main(["map", "new", "--columns", "6", "--rows", "5", "--out", str(tmp_path / "maps" / "field.yaml")]) == 0
+    scen = tmp_path / "scenarios" / "s.yaml"
+    scen.write_text('name: S\nmap: field\ncounters: pictured\nunits:\n  - {id: B1, type: rifles, side: blue, hex: "0303"}\n')
+    app = open_table(str(scen), seed=1)
+    layer = next(c for c in app.components if isinstance(c, CounterLayer))
+    assert layer.counter_set(app).unit("rifles").image_full == (tmp_path / "counters" / "faces" / "rifles.png").resolve()

@@ -98,6 +98,7 @@ class Scenario:
     piece_when: Mapping[str, When] = field(default_factory=dict)  # piece id -> its `when`
     newcomers: Newcomers = field(default_factory=Newcomers)  # full steps and attributes by type
     game: Mapping[str, Any] = field(default_factory=dict)  # the rule system's own keys (`game:`)
+    sheet: Counters | None = field(default=None, compare=False)  # the counters its pieces are drawn from
 
     def state(self, options: Mapping[str, object] | None = None) -> MapState:
         """A fresh live state of this scenario's map and the pieces present under
@@ -217,7 +218,7 @@ def load_scenario(path: Path, text: str | None = None, board: Map | None = None)
     assert isinstance(name, str)
     return Scenario(
         name, board, rules, tuple(pieces), conditions, path, placements, constraints, options,
-        counters_ref, turns, reinforcements, victory, piece_when, newcomers, game,
+        counters_ref, turns, reinforcements, victory, piece_when, newcomers, game, counters,
     )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from tabletop.board import Map
 from tabletop.board.editing import YamlDocument, flow, quoted, same_label
-from tabletop.engine.counters import Counters, counters_for, load_counters
+from tabletop.engine.counters import Counters, counters_for
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.yamlfile import DataError, DataErrors
 
@@ -166,12 +166,8 @@ class ScenarioDocument(YamlDocument):
 def scenario_counters(scenario: Scenario) -> Counters:
     """The counters a scenario's pieces are drawn and placed from: its own ``counters:``
     (beside it, in ../counters, then shipped), else its rule system's."""
-    if scenario.counters:
-        folder = scenario.path.parent
-        for found in (folder / f"{scenario.counters}.yaml", folder.parent / "counters" / f"{scenario.counters}.yaml"):
-            if found.is_file():
-                return load_counters(found)
-        return load_counters(scenario.counters)
+    if scenario.counters and scenario.sheet is not None:
+        return scenario.sheet
     return counters_for(scenario.rules)
 
 

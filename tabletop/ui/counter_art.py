@@ -320,8 +320,10 @@ def _picture_face(spec: UnitType, colour: Colour, size: int, reduced: bool) -> p
         surf.blit(fitted, ((size - fitted.get_width()) // 2, (size - fitted.get_height()) // 2))
         if reduced and spec.image_reduced is None:
             band = pygame.Surface((size - 2 * frame, round(size * 0.16)), pygame.SRCALPHA)
-            band.fill((255, 255, 255, 215))
+            band.fill((255, 255, 255, 230))
             surf.blit(band, (frame, frame))
+            edge = frame + band.get_height()
+            pygame.draw.line(surf, INK_DARK, (frame, edge), (size - frame - 1, edge), max(1, round(size * 0.02)))
         pygame.draw.rect(surf, INK_DARK, (0, 0, size, size), max(1, round(size * 0.03)), border_radius=radius)
         return surf
 

@@ -182,6 +182,13 @@ def open_game(
         conditions = frozenset()
     state = game.state.map
     los, move = policies if policies is not None else (FreePlayPolicy.for_map(state), FreePlayMovePolicy())
+    parts = default_components()
+    if isinstance(opened, Scenario) and opened.counters:  # its own counter sheet (pictures, an import's)
+        from tabletop.engine.scenario_document import scenario_counters
+
+        from .counters import CounterLayer
+
+        parts = [CounterLayer(scenario_counters(opened)) if isinstance(c, CounterLayer) else c for c in parts]
     return App(
         state=state,
         title=title,
@@ -190,7 +197,7 @@ def open_game(
         conditions=conditions,
         rules=rules,
         size=size,
-        components=default_components(),
+        components=parts,
         game=game,
         source=source,
         save_path=save_path,
