@@ -218,3 +218,32 @@ def test_new_kinds_are_declared_with_fresh_keys_symbols_and_colours(doc: MapDocu
     assert m.features["feature-1"].hexes == frozenset() and m.hexsides["hexside-1"].sides == frozenset()
     assert m.regions["region-1"].hexes == {h(doc, "0303")}
     assert doc.paint(h(doc, "0101"), "terrain-1") and saved(doc).terrain[h(doc, "0101")] == "terrain-1"
+
+
+def test_moving_a_unit_of_a_shipped_scenario_changes_its_line_only(tmp_path: Path) -> None:
+    """Item 1: the scenario document writes the table's pieces back in place: a unit
+    moved changes its own entry's hex, every other line (comments too) stays."""
+    from tabletop.engine.scenario import load_scenario
+    from tabletop.engine.scenario_document import ScenarioDocument
+
+    path = tmp_path / "demo.yaml"
+    shutil.copy(resolve("dogfaces-demo", "scenarios"), path)
+    original = path.read_text(encoding="utf-8")
+    doc = ScenarioDocument.open(path)
+    state = doc.scenario.state()
+    brett = state.piece("brett")
+    state.move("brett", doc.scenario.board.hex_of("1015"))
+    state.remove("dave")
+    assert doc.sync_pieces(state)
+    doc.save()
+    text = path.read_text(encoding="utf-8")
+    before, after = original.splitlines(), text.splitlines()
+    assert [x for x in before if x not in after] == [
+        line for line in before if "id: brett" in line or "id: dave" in line
+    ]
+    assert [x for x in after if x not in before] == [
+        '  - {id: brett, type: brett, side: blue, hex: "1015"}'
+    ]
+    moved = load_scenario(path)
+    assert {p.id for p in moved.pieces} == {p.id for p in state.pieces()}
+    assert moved.board.label(next(p for p in moved.pieces if p.id == "brett").hex) == "1015" != moved.board.label(brett.hex)
