@@ -91,8 +91,18 @@ class YamlDocument:
         return self.text() != self._saved
 
     def rebuild(self, text: str) -> None:
-        """Read ``text`` back as the loader would, setting ``problems`` (and whatever the
-        kind of file builds); the last good build stays while there are problems."""
+        """Read ``text`` back as the loader would, setting ``problems``; what the kind of
+        file builds stays the last good one while the text does not load."""
+        try:
+            self.problems = self.build(text)
+        except DataErrors as exc:
+            self.problems = list(exc.errors)
+        except DataError as exc:
+            self.problems = [exc]
+
+    def build(self, text: str) -> list[DataError]:
+        """Load ``text`` (DataErrors if it does not), keep what it builds, and return the
+        problems of what loaded (a rule system's, a solver's)."""
         raise NotImplementedError
 
     def _edit(self, change: Any) -> bool:
@@ -146,18 +156,9 @@ class MapDocument(YamlDocument):
         assert board.path is not None
         return cls(board.path, board.path.read_text(encoding="utf-8"), board)
 
-    def rebuild(self, text: str) -> None:
-        """The map shown stays the last good one while the document has problems."""
-        try:
-            board = build_map(parse_yaml(text, self.path), self.path)
-        except DataErrors as exc:
-            self.problems = list(exc.errors)
-            return
-        except DataError as exc:
-            self.problems = [exc]
-            return
-        self.board = board
-        self.problems = _rules_problems(board)
+    def build(self, text: str) -> list[DataError]:
+        self.board = build_map(parse_yaml(text, self.path), self.path)
+        return _rules_problems(self.board)
 
     # --- terrain and elevation ---------------------------------------------------------
 
@@ -246,13 +247,7 @@ class MapDocument(YamlDocument):
                 for span in ("columns", "rows"):
                     spec.pop(span, None)
                 spec["hexes"] = flow(members)
-            listed = spec["hexes"]
-            found = [i for i, x in enumerate(listed) if same_label(x, label)]
-            if found:
-                for i in reversed(found):
-                    del listed[i]
-            else:
-                listed.append(quoted(label))
+            _toggle(spec["hexes"], label)
             return True
 
         return self._edit(change)
@@ -263,13 +258,7 @@ class MapDocument(YamlDocument):
             return False
 
         def change() -> bool:
-            listed = spec.setdefault(list_key, flow([]))
-            found = [i for i, x in enumerate(listed) if same_label(x, label)]
-            if found:
-                for i in reversed(found):
-                    del listed[i]
-            else:
-                listed.append(quoted(label))
+            _toggle(spec.setdefault(list_key, flow([])), label)
             return True
 
         return self._edit(change)
@@ -346,6 +335,15 @@ def quoted(label: str) -> DoubleQuotedScalarString:
     the number 504)."""
     quoted: DoubleQuotedScalarString = DoubleQuotedScalarString(label)
     return quoted
+
+
+def _toggle(listed: Any, label: str) -> None:
+    """``label`` out of the YAML list ``listed`` if it is there (however spelt), else in."""
+    found = [i for i, x in enumerate(listed) if same_label(x, label)]
+    for i in reversed(found):
+        del listed[i]
+    if not found:
+        listed.append(quoted(label))
 
 
 def _drop_label(block: Any, key: str, label: str) -> bool:

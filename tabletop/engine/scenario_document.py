@@ -45,18 +45,12 @@ class ScenarioDocument(YamlDocument):
         scenario = load_scenario(path)
         return cls(path.resolve(), path.read_text(encoding="utf-8"), scenario)
 
-    def rebuild(self, text: str) -> None:
-        try:
-            scenario = load_scenario(self.path, text, self.map_of() if self.map_of is not None else None)
-        except DataErrors as exc:
-            self.problems = list(exc.errors)
-            return
-        except DataError as exc:
-            self.problems = [exc]
-            return
-        self.scenario = scenario
-        self.synced = self.synced | {p.id for p in scenario.state().pieces()}
-        self.problems = setup_errors(scenario, limit=SOLVER_STEPS)
+    def build(self, text: str) -> list[DataError]:
+        """The scenario as the loader reads it (on the map as edited), and whether its
+        setup can be done: the solver's verdict, live."""
+        self.scenario = load_scenario(self.path, text, self.map_of() if self.map_of is not None else None)
+        self.synced = self.synced | {p.id for p in self.scenario.state().pieces()}
+        return setup_errors(self.scenario, limit=SOLVER_STEPS)
 
     def recheck(self) -> None:
         """Check again after its map changed."""
