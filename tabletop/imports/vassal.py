@@ -226,12 +226,12 @@ def extent(grid: HexGrid, size: tuple[int, int]) -> Extent | None:
     """Every column whose centres lie on a ``size`` board, and the rows whose centres
     lie on it in both kinds of column (a rectangle of whole hexes); None if none."""
     width, height = (size[1], size[0]) if grid.sideways else size
-    eps = 1e-9
+    eps = 1e-9  # a centre on pixel 0 or on the last pixel is on the board
     first_column = math.ceil((0 - grid.x0) / grid.dx - eps)
-    last_column = math.floor((width - grid.x0) / grid.dx + eps)
+    last_column = math.floor((width - 1 - grid.x0) / grid.dx + eps)
     first_row = math.ceil((0 - grid.y0) / grid.dy - eps)
     shifted = any(c % 2 for c in range(first_column, last_column + 1))
-    last_row = math.floor((height - grid.y0 - (grid.dy / 2 if shifted else 0)) / grid.dy + eps)
+    last_row = math.floor((height - 1 - grid.y0 - (grid.dy / 2 if shifted else 0)) / grid.dy + eps)
     if last_column < first_column or last_row < first_row:
         return None
     return Extent(first_column, last_column - first_column + 1, first_row, last_row - first_row + 1)
