@@ -64,7 +64,7 @@ PIECES = (
 )
 
 
-def write_vmod(path: Path, build: str, members: dict[str, bytes] | None = None) -> Path:
+def write_vmod(path: Path, build: str | bytes, members: dict[str, bytes] | None = None) -> Path:
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("buildFile.xml", build)
         for name, data in (members or {}).items():

@@ -273,9 +273,12 @@ def _skeleton(tm: Any, grids: dict[str, list[list[int]]], names: list[str], sour
         key = slug(word, OPEN.key) if word else OPEN.key
         if key not in keys:
             n = len(terrain) - 1
-            symbol = next(s for s in (key[0].upper(), *_SYMBOLS) if s not in {t.symbol for t in terrain})
-            terrain.append(TerrainType(key, symbol, _COLOURS[n % len(_COLOURS)], word))
-            keys.add(key)
+            symbol = next((s for s in (key[0].upper(), *_SYMBOLS) if s not in {t.symbol for t in terrain}), None)
+            if symbol is None:  # more kinds than symbols: the rest start as the default
+                key = OPEN.key
+            else:
+                terrain.append(TerrainType(key, symbol, _COLOURS[n % len(_COLOURS)], word))
+                keys.add(key)
         tiles[gid] = key
         comments[gid] = f"tile set {tileset!r}, tile {local}" + (f", {word!r}" if word else "")
     mapping = Mapping(OPEN.key, terrain, tiles, {names[0]: "terrain", **{n: "ignore" for n in names[1:]}})

@@ -39,7 +39,7 @@ from tabletop.limits import BUILDFILE_BYTES, IMPORT_BYTES, IMPORT_MEMBERS, MAP_S
 from tabletop.yamlfile import DataError
 
 SQRT3 = math.sqrt(3.0)
-OPEN = TerrainType("open", ".", "#c8d89a", "Open ground (paint over the picture)")
+OPEN = TerrainType("open", ".", "#c8d89a", "Open ground")
 BUILD_FILES = ("buildFile.xml", "buildFile")
 #: the BasicPiece type at the end of a PieceSlot's trait list: piece;clone;delete;IMAGE;NAME
 _BASIC = re.compile(r"(?:^|[\t/])piece;[^;\t]*;[^;\t]*;([^;\t]*);([^;\t/]*)")
