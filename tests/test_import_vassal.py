@@ -233,3 +233,21 @@ def test_a_module_written_by_pywargame_imports(capsys: pytest.CaptureFixture[str
     assert (code, err) == (0, "")
     m = load_map(tmp_path / "out" / "field.yaml")
     assert (m.grid.orientation, m.grid.offset, m.grid.columns) == ("flat", "odd-q", 7)
+
+
+def test_plain_numbering_gives_the_printed_labels(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 21 item 3: a HexGridNumbering of plain column-then-row numbers (VASSAL's label:
+    raw column + hOff, raw row + vOff) labels the map as the board prints it; here the first
+    whole hex on the board is raw column 1, row 1, so the map starts at 0202. Staggered
+    numbering (VASSAL's default), which CCRR labels cannot spell, keeps labels from 0101."""
+    numbering = ('<VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering first="H" sep="" hType="N" '
+                 'vType="N" hLeading="1" vLeading="1" hOff="1" vOff="1" hDescend="false" vDescend="false" '
+                 'stagger="{}"/>')  # fmt: skip
+    for stagger, first in (("false", "0202"), ("true", "0101")):
+        grid = hex_grid(52, 60, -20, -50, False).replace("/>", f">{numbering.format(stagger)}"
+                                                         "</VASSAL.build.module.map.boardPicker.board.HexGrid>")  # fmt: skip
+        vmod = write_vmod(tmp_path / f"n-{stagger}.vmod", build_file(grid), {"images/board.png": png((400, 300), (9, 9, 9))})
+        out = tmp_path / f"out-{stagger}"
+        assert run(capsys, "import", "vassal", str(vmod), "--out", str(out))[0] == 0
+        m = load_map(out / "board-a.yaml")
+        assert m.label(m.grid.hex_at(0, 0)) == first

@@ -66,10 +66,13 @@ class MapDraft:
     features: dict[str, tuple[str, str, list[tuple[int, int]]]] = field(default_factory=dict)
     background: BackgroundDraft | None = None
     notes: str = ""
+    first_label: tuple[int, int] = (1, 1)
+    digits: int = 2
 
     def labels(self) -> LabelFormat:
-        """Printed labels from 01 (more digits on a map past 99 columns or rows)."""
-        return LabelFormat(digits=max(2, len(str(max(self.columns, self.rows)))))
+        """Printed labels from ``first_label`` (more digits when the numbers need them)."""
+        last = max(self.columns - 1 + self.first_label[0], self.rows - 1 + self.first_label[1])
+        return LabelFormat(*self.first_label, digits=min(4, max(self.digits, len(str(last)))))
 
 
 def slug(text: str, fallback: str) -> str:
@@ -101,7 +104,7 @@ def map_yaml(draft: MapDraft, comment: str) -> str:
         f"  offset: {draft.offset}",
         f"  columns: {draft.columns}",
         f"  rows: {draft.rows}",
-        f"  labels: {{first_column: 1, first_row: 1, digits: {fmt.digits}}}",
+        f"  labels: {{first_column: {fmt.first_column}, first_row: {fmt.first_row}, digits: {fmt.digits}}}",
         "",
         "terrain:",
     ]

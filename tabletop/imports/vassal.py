@@ -74,6 +74,7 @@ class Board:
     size: tuple[int, int] | None
     grid: HexGrid | None
     why: str = ""
+    numbering: dict[str, str] | None = None
 
 
 def import_vassal(path: Path, out: Path) -> list[str]:
@@ -181,7 +182,8 @@ def _boards(root: ElementTree.Element) -> list[Board]:
             except ValueError:
                 size = None
         grid, why = _hex_grid(element)
-        out.append(Board(name, image, size if size and min(size) > 0 else None, grid, why))
+        numbering = next((dict(n.attrib) for n in element.iter() if _tail(n.tag) == "HexGridNumbering"), None)
+        out.append(Board(name, image, size if size and min(size) > 0 else None, grid, why, numbering))
     return out
 
 
@@ -282,6 +284,9 @@ def _board_map(zf: zipfile.ZipFile, board: Board, module: str, where: str,
         notes=f"Board {board.name!r} of the VASSAL module {module!r}: every hex is open ground until "
         "painted; the picture shows what the ground is.",
     )  # fmt: skip
+    numbering = _numbering(board, ext)
+    if numbering is not None:
+        draft.first_label, draft.digits = numbering
     if picture is not None:
         image = f"{stem}{suffix}"
         extra[image] = picture
@@ -289,6 +294,26 @@ def _board_map(zf: zipfile.ZipFile, board: Board, module: str, where: str,
     comment = "Imported from a VASSAL module by `tabletop import vassal`; paint the terrain over the picture."
     note = f"{columns} x {rows} {orientation}-top hexes ({offset})" + ("" if picture else ", no picture")
     return f"{stem}.yaml", map_yaml(draft, comment), extra, note
+
+
+def _numbering(board: Board, ext: Extent) -> tuple[tuple[int, int], int] | None:
+    """The printed labels of the first hex, and their digits, when the board's
+    HexGridNumbering is plain column-then-row numbers (VASSAL's label: raw column + hOff,
+    raw row + vOff); None (labels from 0101) for any other style, which CCRR labels
+    cannot spell (letters, descending, staggered rows, sideways, a separator)."""
+    n = board.numbering
+    plain = {"first": "H", "sep": "", "hType": "N", "vType": "N", "hDescend": "false", "vDescend": "false",
+             "stagger": "false"}  # fmt: skip
+    if n is None or board.grid is None or board.grid.sideways:
+        return None
+    if any(n.get(key, default if key != "stagger" else "true") != default for key, default in plain.items()):
+        return None
+    try:
+        first = (ext.first_column + int(n.get("hOff", "1")), ext.first_row + int(n.get("vOff", "1")))
+        digits = max(int(n.get("hLeading", "1")), int(n.get("vLeading", "1"))) + 1
+    except ValueError:
+        return None
+    return (first, digits) if min(first) >= 0 and 1 <= digits <= 4 else None
 
 
 def _faces(zf: zipfile.ZipFile, root: ElementTree.Element, where: str,
