@@ -212,3 +212,59 @@ def test_without_pytmx_the_error_says_what_to_install(
         f"{tmx}: reading Tiled maps needs pytmx, which is not installed; "
         "pip install 'tabletop[import]' (or pip install pytmx)"
     )
+
+
+def test_an_image_layer_under_a_hidden_terrain_layer_is_the_background(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 21 item 3: a printed map in Tiled (its picture as an image layer, the terrain
+    coded in a hidden tile layer) imports with that picture as background, the hex centres
+    where Tiled puts them on it; the hidden layer gives the terrain but is not drawn."""
+    w, h, side = TILE["x"]
+    printed = pygame.Surface((140, 130))
+    printed.fill((230, 220, 190))
+    for col in range(5):
+        for row in range(4):
+            printed.set_at(tuple(round(v) for v in tiled_centre("x", "odd", col, row)), (255, 0, 255))
+    pygame.image.save(printed, str(tmp_path / "printed.png"))
+    pygame.image.save(pygame.Surface((3 * w, h)), str(tmp_path / "tiles.png"))
+    rows = ",\n".join(",".join(map(str, row)) for row in GROUND)
+    tmx = tmp_path / "printed.tmx"
+    tmx.write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="hexagonal" width="5" height="4" tilewidth="{w}" tileheight="{h}"
+     infinite="0" hexsidelength="{side}" staggeraxis="x" staggerindex="odd">
+ <tileset firstgid="1" name="codes" tilewidth="{w}" tileheight="{h}" tilecount="3" columns="3">
+  <image source="tiles.png" width="{3 * w}" height="{h}"/>
+ </tileset>
+ <imagelayer id="1" name="Printed map"><image source="printed.png" width="140" height="130"/></imagelayer>
+ <layer id="2" name="Terrain" width="5" height="4" visible="0"><data encoding="csv">{rows}</data></layer>
+</map>""")
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text('default: clear\nterrain:\n  clear: {symbol: ".", colour: "#c8d89a"}\n'
+                       '  lake: {symbol: "~", colour: "#4a7fb5"}\ntiles: {2: lake}\n')  # fmt: skip
+    code, _, err = run(capsys, "import", "tiled", str(tmx), "--out", str(tmp_path / "out"), "--mapping", str(mapping))
+    assert (code, err) == (0, "")
+    m = load_map(tmp_path / "out" / "printed.yaml")
+    assert m.terrain[m.hex_of("0301")] == "lake"
+    assert m.background is not None
+    picture = pygame.image.load(str(m.background.image))
+    layout = m.grid.layout()
+    first = layout.center(m.grid.hex_at(0, 0))
+    for col in range(5):
+        for row in range(4):
+            x, y = m.background.pixel(layout.center(m.grid.hex_at(col, row)), first)
+            assert tuple(picture.get_at((round(x), round(y))))[:3] == (255, 0, 255)
+
+
+def test_a_missing_tile_set_picture_imports_without_background(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 21 item 3: the terrain does not need the pictures: a tile set picture that is
+    not there leaves the map without background, and the import says why."""
+    tmx = write_tmx(tmp_path)
+    (tmp_path / "tiles.png").unlink()
+    code, out, err = run(capsys, "import", "tiled", str(tmx), "--out", str(tmp_path / "out"))
+    assert (code, err) == (0, "")
+    assert f"no background picture: {tmp_path / 'tiles.png'}: no such file" in out
+    m = load_map(tmp_path / "out" / "field.yaml")
+    assert m.background is None and m.terrain[m.hex_of("0301")] == "water"

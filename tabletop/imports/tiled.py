@@ -123,7 +123,8 @@ def import_tiled(path: Path, out: Path, mapping_path: Path | None) -> list[str]:
         tm = pytmx.TiledMap(str(path))
     except Exception as exc:  # pytmx raises bare Exception for several file problems
         raise DataError(where, None, f"pytmx cannot read it ({exc}); open and save it again in Tiled") from None
-    layers = [layer for layer in tm.layers if isinstance(layer, pytmx.TiledTileLayer)]
+    ordered = _in_file_order(root, tm.layers)
+    layers = [layer for layer in ordered if isinstance(layer, pytmx.TiledTileLayer)]
     if not layers:
         raise DataError(where, None, "has no tile layer; paint the terrain in a tile layer in Tiled")
     grids = {layer.name: _gids(tm, layer, columns, rows) for layer in layers}
@@ -136,13 +137,13 @@ def import_tiled(path: Path, out: Path, mapping_path: Path | None) -> list[str]:
     draft = _draft(path.stem, geometry, columns, rows, mapping, grids, names)
     files: dict[str, bytes | str] = {}
     notes = []
-    picture = _picture(tm, layers, grids, geometry, columns, rows, where)
+    picture, why = _picture(tm, ordered, geometry, columns, rows)
     if picture is not None:
         image = f"{slug(path.stem, 'map')}.png"
         files[image] = picture
         draft.background = BackgroundDraft(image, geometry.centre(0, 0), geometry.scale())
     else:
-        notes.append("no background: some tiles have no image in their tileset")
+        notes.append(f"no background picture: {why}")
     map_name = f"{slug(path.stem, 'map')}.yaml"
     files[map_name] = map_yaml(draft, f"Imported from the Tiled map {path.name} by `tabletop import tiled`.\n"
                                "Terrain comes from the tile ids through the mapping; paint over it freely.")  # fmt: skip
@@ -235,6 +236,13 @@ def _check_unpacked(data: ElementTree.Element, cells: int, where: str) -> None:
         raise DataError(where, None, f"a layer's data cannot be unpacked ({exc}); save it again in Tiled") from None
     if len(unpacked) > 4 * cells:
         raise DataError(where, None, "a layer unpacks to more tiles than the map has cells; save it again in Tiled")
+
+
+def _in_file_order(root: ElementTree.Element, layers: list[Any]) -> list[Any]:
+    """pytmx's layers in the order the file gives them (pytmx lists tile layers before
+    image layers; Tiled draws the first layer at the bottom)."""
+    order = {int(e.get("id", "0")): i for i, e in enumerate(root.iter()) if e.tag in ("layer", "imagelayer")}
+    return sorted(layers, key=lambda layer: order.get(int(getattr(layer, "id", 0) or 0), len(order)))
 
 
 def _gids(tm: Any, layer: Any, columns: int, rows: int) -> list[list[int]]:
@@ -408,38 +416,52 @@ def _cells(grid: list[list[int]]) -> Iterable[tuple[int, int, int]]:
                 yield r, c, gid
 
 
-def _picture(tm: Any, layers: list[Any], grids: dict[str, list[list[int]]], geometry: Geometry,
-             columns: int, rows: int, where: str) -> bytes | None:  # fmt: skip
-    """The visible tile layers drawn as Tiled draws them (each tile's image with its
-    bottom-left on its cell's bottom-left), as PNG bytes; None if a used tile has no image."""
+def _picture(tm: Any, ordered: list[Any], geometry: Geometry, columns: int, rows: int) -> tuple[bytes | None, str]:
+    """The visible tile and image layers drawn in order as Tiled draws them (a tile's
+    picture with its bottom-left on its cell's, an image layer at its offset), as PNG
+    bytes; or None and why not (a tile with no picture, a picture missing or unreadable:
+    the map still imports, without background)."""
     import io
+
+    import pytmx  # type: ignore[import-untyped]  # present: the map was read with it
 
     pygame = load_pygame()
     width, height = geometry.picture(columns, rows)
     if not (0 < width <= IMAGE_SIDE and 0 < height <= IMAGE_SIDE):
-        return None
+        return None, f"the map's picture would be {width} x {height} pixels, over {IMAGE_SIDE} a side"
     sheets: dict[str, Any] = {}
     canvas = pygame.Surface((width, height), pygame.SRCALPHA)
-    for layer in layers:
-        if not getattr(layer, "visible", True):
-            continue
-        data = layer.data
-        for r, row in enumerate(data[:rows]):
-            for c, pg in enumerate(row[:columns]):
-                if not pg:
-                    continue
-                found = tm.images[pg] if pg < len(tm.images) else None
-                if not found:
-                    return None
-                tile = _tile_image(found, sheets, where)
-                x, y = geometry.corner(c, r)
-                canvas.blit(tile, (round(x), round(y + geometry.tile[1] - tile.get_height())))
+    try:
+        for layer in ordered:
+            if not getattr(layer, "visible", True):
+                continue
+            shift = (float(getattr(layer, "offsetx", 0) or 0), float(getattr(layer, "offsety", 0) or 0))
+            if isinstance(layer, pytmx.TiledImageLayer):
+                found = tm.images[layer.gid] if getattr(layer, "gid", 0) else None
+                if found:
+                    canvas.blit(_tile_image(found, sheets), (round(shift[0]), round(shift[1])))
+                continue
+            if not isinstance(layer, pytmx.TiledTileLayer):
+                continue
+            for r, row in enumerate(layer.data[:rows]):
+                for c, pg in enumerate(row[:columns]):
+                    if not pg:
+                        continue
+                    found = tm.images[pg] if pg < len(tm.images) else None
+                    if not found:
+                        return None, "a tile has no picture in its tile set"
+                    tile = _tile_image(found, sheets)
+                    x, y = geometry.corner(c, r)
+                    at = (round(x + shift[0]), round(y + shift[1] + geometry.tile[1] - tile.get_height()))
+                    canvas.blit(tile, at)
+    except DataError as exc:
+        return None, str(exc)
     out = io.BytesIO()
     pygame.image.save(canvas, out, "board.png")
-    return out.getvalue()
+    return out.getvalue(), ""
 
 
-def _tile_image(found: tuple[Any, Any, Any], sheets: dict[str, Any], where: str) -> Any:
+def _tile_image(found: tuple[Any, Any, Any], sheets: dict[str, Any]) -> Any:
     """One tile's picture from pytmx's (file, rect, flags), flipped as the map says."""
     pygame = load_pygame()
 
