@@ -251,3 +251,32 @@ def test_plain_numbering_gives_the_printed_labels(capsys: pytest.CaptureFixture[
         assert run(capsys, "import", "vassal", str(vmod), "--out", str(out))[0] == 0
         m = load_map(out / "board-a.yaml")
         assert m.label(m.grid.hex_at(0, 0)) == first
+
+
+def test_a_picture_too_big_to_open_is_refused_from_its_header(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 21 item 3 (safety): a board picture is measured from its header before it is
+    decoded; one whose header claims 20000 x 20000 pixels (a decompression bomb) is refused."""
+    import struct
+
+    bomb = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">II", 20000, 20000) + b"\x08\x02\0\0\0"
+    vmod = write_vmod(tmp_path / "b.vmod", build_file(hex_grid(52, 60, 40, 35, False)), {"images/board.png": bomb})
+    code, _, err = run(capsys, "import", "vassal", str(vmod), "--out", str(tmp_path / "out"))
+    assert code == 2
+    assert err.startswith(f"{vmod}:images/board.png: the picture is 20000 x 20000 pixels; at most 16384 a side")
+
+
+@pytest.mark.parametrize("kind", ["png", "jpg", "gif"])
+def test_picture_sizes_are_read_from_png_jpeg_and_gif_headers(tmp_path: Path, kind: str) -> None:
+    """Issue 21 item 3: the header reader agrees with pygame on each kind it accepts."""
+    from tabletop.imports.common import image_size
+
+    if kind == "gif":
+        assert image_size(GIF) == (1, 1)
+        return
+    surface = pygame.Surface((37, 21))
+    surface.fill((10, 120, 30))
+    path = tmp_path / f"x.{kind}"
+    pygame.image.save(surface, str(path))
+    assert image_size(path.read_bytes()) == (37, 21)

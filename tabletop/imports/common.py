@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.hexgrid import LabelFormat
-from tabletop.limits import IMAGE_SIDE
+from tabletop.limits import IMAGE_PIXELS, IMAGE_SIDE
 from tabletop.yamlfile import DataError
 
 #: what to install when an import's library is missing
@@ -171,10 +171,10 @@ def checked_size(data: bytes, where: str) -> tuple[int, int]:
     size = image_size(data)
     if size is None:
         raise DataError(where, None, "not a PNG, GIF or JPEG picture; convert it to PNG and import again")
-    if not (0 < size[0] <= IMAGE_SIDE and 0 < size[1] <= IMAGE_SIDE):
+    if not (0 < size[0] <= IMAGE_SIDE and 0 < size[1] <= IMAGE_SIDE and size[0] * size[1] <= IMAGE_PIXELS):
         raise DataError(
-            where, None, f"the picture is {size[0]} x {size[1]} pixels; at most {IMAGE_SIDE} a side "
-            "(limits.IMAGE_SIDE): scale it down and import again",
+            where, None, f"the picture is {size[0]} x {size[1]} pixels; at most {IMAGE_SIDE} a side and "
+            f"{IMAGE_PIXELS} in all (limits.IMAGE_SIDE, IMAGE_PIXELS): scale it down and import again",
         )  # fmt: skip
     return size
 
