@@ -9,25 +9,27 @@ from typing import Any
 
 def add_import_parser(subparsers: Any) -> None:
     """Add ``import`` with its ``tiled`` and ``vassal`` subcommands to the main parser."""
+    from tabletop.cli import _path  # the same checks as every path argument (no NUL, lengths)
+
     p = subparsers.add_parser(
         "import",
         help="make a map (with its picture as background) from a Tiled .tmx or a VASSAL .vmod",
         description="Import another tool's hex map into a new folder: a map YAML (maps/FORMAT.md) with the "
-        "picture under the grid, ready to paint terrain over. Needs the optional libraries: "
-        "pip install 'tabletop[import]'.",
+        "picture under the grid, ready to paint terrain over. The Tiled import reads .tmx through "
+        "pytmx: pip install 'tabletop[import]'.",
     )
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
     t = kinds.add_parser("tiled", help="a Tiled hexagonal map (.tmx), tile ids -> terrain through a mapping")
-    t.add_argument("file", metavar="FILE.tmx", help="the Tiled map")
-    t.add_argument("--out", required=True, metavar="DIR", help="new (or empty) folder to write the map into")
+    t.add_argument("file", metavar="FILE.tmx", type=_path, help="the Tiled map")
+    t.add_argument("--out", required=True, metavar="DIR", type=_path, help="new (or empty) folder to write the map into")
     t.add_argument(
-        "--mapping", metavar="MAPPING.yaml",
+        "--mapping", metavar="MAPPING.yaml", type=_path,
         help="tile ids -> terrain (default: write a skeleton tiled-mapping.yaml and use it)",
     )  # fmt: skip
     t.set_defaults(func=cmd_import)
     v = kinds.add_parser("vassal", help="a VASSAL module (.vmod): each board a map, each piece a counter face")
-    v.add_argument("file", metavar="FILE.vmod", help="the VASSAL module")
-    v.add_argument("--out", required=True, metavar="DIR", help="new (or empty) folder to write the maps into")
+    v.add_argument("file", metavar="FILE.vmod", type=_path, help="the VASSAL module")
+    v.add_argument("--out", required=True, metavar="DIR", type=_path, help="new (or empty) folder to write the maps into")
     v.set_defaults(func=cmd_import)
 
 

@@ -113,7 +113,8 @@ def _open_module(path: Path) -> zipfile.ZipFile:
     """The module's zip, once every member name is safe and the sizes are in bounds."""
     where = str(path)
     if not path.is_file():
-        raise DataError(where, None, "no such file; give the .vmod VASSAL saves")
+        what = "not a file" if path.exists() else "no such file"
+        raise DataError(where, None, f"{what}; give the .vmod file VASSAL saves")
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
