@@ -141,6 +141,8 @@ def test_a_mapping_file_maps_tile_ids_and_makes_a_layer_a_feature(
     assert code == 0
     code, _, _ = run(capsys, "render", str(tmp_path / "out" / "field.yaml"), "--out", str(tmp_path / "x.png"))
     assert code == 0 and (tmp_path / "x.png").stat().st_size > 0
+    code, out, _ = run(capsys, "play", str(tmp_path / "out" / "field.yaml"), "--frames", "2", "--size", "640x480")
+    assert code == 0 and "field (free play)" in out
 
 
 def test_a_mapping_error_names_its_line_and_nothing_is_written(

@@ -159,6 +159,8 @@ def test_pieces_become_counter_faces_and_everything_validates_and_renders(
     assert run(capsys, "validate", str(tmp_path / "out" / "board-a.yaml"))[0] == 0
     code, _, _ = run(capsys, "render", str(tmp_path / "out" / "board-a.yaml"), "--out", str(tmp_path / "x.png"))
     assert code == 0 and (tmp_path / "x.png").stat().st_size > 0
+    code, out, _ = run(capsys, "play", str(tmp_path / "out" / "board-a.yaml"), "--frames", "2", "--size", "640x480")
+    assert code == 0 and "Tiny War: Board A (free play)" in out
 
 
 @pytest.mark.parametrize("name", ["../evil.png", "/etc/evil", "images\\..\\evil", "c:/evil"])
