@@ -270,3 +270,30 @@ def test_a_missing_tile_set_picture_imports_without_background(
     assert f"no background picture: {tmp_path / 'tiles.png'}: no such file" in out
     m = load_map(tmp_path / "out" / "field.yaml")
     assert m.background is None and m.terrain[m.hex_of("0301")] == "water"
+
+
+def test_every_problem_of_a_mapping_file_is_reported_in_one_pass(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 21 item 3: a mapping file's problems each get their own line with the line
+    number: a colour YAML read as a comment, a symbol taken twice, a layer the map has not."""
+    tmx = write_tmx(tmp_path)
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text(
+        "default: open\n"
+        "terrain:\n"
+        '  open: {symbol: ".", colour: "#c8d89a"}\n'
+        "  woods:\n"
+        "    symbol: W\n"
+        "    colour: #3f7a3a\n"
+        '  wood_lot: {symbol: ".", colour: "#3f7a3a"}\n'
+        "layers: {Ground: terrain, Rivers: ignore}\n"
+    )
+    code, _, err = run(capsys, "import", "tiled", str(tmx), "--out", str(tmp_path / "out"), "--mapping", str(mapping))
+    assert code == 2
+    assert err.splitlines() == [
+        f"{mapping}:6: terrain 'woods' needs `colour: \"#rrggbb\"` (quoted: an unquoted # starts a comment)",
+        f"{mapping}:7: terrain 'wood_lot': symbol '.' is taken by another terrain; pick another",
+        f"{mapping}:8: the map has no tile layer 'Rivers'; its layers: 'Ground', 'Roads'",
+    ]
+    assert not (tmp_path / "out").exists()

@@ -8,6 +8,7 @@ terrain in the skeleton; every other tile starts as ``open``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from tabletop.imports.common import TerrainType, slug, yaml_quote
 from tabletop.yamlfile import DataError, DataErrors, LineDict, read_yaml
 
 SKELETON = "tiled-mapping.yaml"
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")  # as maps/FORMAT.md spells terrain and feature keys
 MAPPING_KEYS = ("default", "terrain", "tiles", "layers", "features")
 OPEN = TerrainType("open", ".", "#c8d89a", "Open ground")
 #: symbols and colours given to terrain a skeleton guesses from tile properties
@@ -103,8 +105,8 @@ def read_mapping(path: Path, layers: list[str]) -> Mapping:
     block = c.mapping(data, "terrain", "a Tiled mapping file", required=True) or LineDict()
     for key, spec in block.items():
         where = f"terrain {key!r}"
-        if not isinstance(key, str) or slug(key, "") != key.lower() or not key:
-            c.fail(c.line_of(block, key), f"{where}: a terrain key is a word of letters, digits and '-'")
+        if not isinstance(key, str) or not _KEY.match(key):
+            c.fail(c.line_of(block, key), f"{where}: a terrain key is a word of letters, digits, '-' or '_'")
             continue
         if not isinstance(spec, LineDict):
             c.fail(c.line_of(block, key), f'{where} must be {{symbol: "W", colour: "#rrggbb"}}')
@@ -134,6 +136,9 @@ def read_mapping(path: Path, layers: list[str]) -> Mapping:
     features: dict[str, tuple[str, str]] = {}
     fblock = c.mapping(data, "features", "a Tiled mapping file") or LineDict()
     for key, spec in fblock.items():
+        if not isinstance(key, str) or not _KEY.match(key):
+            c.fail(c.line_of(fblock, key), f"feature {key!r}: a feature key is a word of letters, digits, '-' or '_'")
+            continue
         if not isinstance(spec, LineDict):
             c.fail(c.line_of(fblock, key), f'feature {key!r} must be {{colour: "#rrggbb", name: ...}}')
             continue

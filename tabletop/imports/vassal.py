@@ -263,7 +263,8 @@ def _board_map(zf: zipfile.ZipFile, board: Board, module: str, where: str,
     if board.image:
         member = f"images/{board.image}"
         if not _safe_name(board.image) or member not in set(zf.namelist()):
-            raise DataError(where, None, f"board {board.name!r} names the picture {board.image!r}, not in the module's images/")
+            raise DataError(where, None, f"board {board.name!r} names the picture {board.image!r}, which is not in the module's "
+                            "images/; fix the board's image in VASSAL's module editor")
         raw = _member(zf, member, where, IMPORT_BYTES)
         size = checked_size(raw, f"{where}:{member}")
         picture, suffix = as_png_or_jpeg(raw, f"{where}:{member}")
@@ -271,10 +272,12 @@ def _board_map(zf: zipfile.ZipFile, board: Board, module: str, where: str,
         raise DataError(where, None, f"board {board.name!r} has neither a picture nor a width and height; set them in VASSAL")
     ext = extent(board.grid, size)
     if ext is None:
-        raise DataError(where, None, f"board {board.name!r}: no hex centre of its grid lies on the {size[0]} x {size[1]} board")
+        raise DataError(where, None, f"board {board.name!r}: no hex centre of its grid lies on the {size[0]} x {size[1]} "
+                            "board; check the grid's x0, y0, dx, dy in VASSAL")
     columns, rows = (ext.rows, ext.columns) if board.grid.sideways else (ext.columns, ext.rows)
     if max(columns, rows) > MAP_SIDE:
-        raise DataError(where, None, f"board {board.name!r} is {columns} x {rows} hexes; a map has at most {MAP_SIDE} a side")
+        raise DataError(where, None, f"board {board.name!r} is {columns} x {rows} hexes; a map has at most {MAP_SIDE} a side "
+                            "(limits.MAP_SIDE); check the grid's dx and dy")
     shifted_first = ext.first_column % 2 == 1
     orientation = "pointy" if board.grid.sideways else "flat"
     offset = ("even" if shifted_first else "odd") + ("-r" if board.grid.sideways else "-q")
