@@ -1199,6 +1199,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("table", nargs="?", metavar="TABLE", help="only the table with this key, e.g. 4")
     p.add_argument("--json", action="store_true", help="print the tables as JSON, every cell a string")
     p.set_defaults(func=cmd_tables)
+
+    from tabletop.imports.cli import add_import_parser  # issue 21 item 3: tiled and vassal imports
+
+    add_import_parser(sub)
     return parser
 
 

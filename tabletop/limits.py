@@ -55,3 +55,11 @@ MESSAGE_CHARS = 600
 
 #: the largest whole number (either sign) a save may hold: its seed, turns, tracks, hexes
 SAVE_INT = 2**63 - 1
+
+#: pixels a side, and in all, of a picture an import reads (a board, a counter face, a tile set)
+IMAGE_SIDE = 16_384
+IMAGE_PIXELS = 64 * 1024 * 1024
+#: bytes a VASSAL module may unpack to in all, members it may hold, bytes of its buildFile
+IMPORT_BYTES = 512 * 1024 * 1024
+IMPORT_MEMBERS = 100_000
+BUILDFILE_BYTES = 64 * 1024 * 1024
