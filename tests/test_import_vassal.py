@@ -154,6 +154,11 @@ def test_pieces_become_counter_faces_and_everything_validates_and_renders(
     assert (faces / "tank.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     counters = load_counters(tmp_path / "out" / "counters.yaml")
     assert {k: u.name for k, u in counters.unit_types.items()} == {"rifle-coy": "Rifle Coy", "tank": "Tank"}
+    assert counters.unit("tank").image_full == (faces / "tank.png").resolve()  # item 4: drawn from it
+    from tabletop.ui.counter_art import unit_counter
+
+    face = unit_counter(counters.unit("rifle-coy"), (150, 150, 160), 60, "r1")
+    assert tuple(face.get_at((30, 30)))[:3] == (0, 90, 0)  # the piece's own picture, not a symbol
     readme = (tmp_path / "out" / "README.md").read_text()
     assert "counters/rifle-coy.png: Rifle Coy" in readme and "board-a.yaml" in readme
     assert run(capsys, "validate", str(tmp_path / "out" / "board-a.yaml"))[0] == 0

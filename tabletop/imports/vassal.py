@@ -357,12 +357,11 @@ def _faces(zf: zipfile.ZipFile, root: ElementTree.Element, where: str,
 
 
 def _counters_yaml(module: str, faces: list[tuple[str, str, str, bytes]]) -> str:
-    """A counter sheet (counters/FORMAT.md) with one unit type a face; the face's
-    picture is named in a comment until counter sheets take images (issue 21 item 4)."""
+    """A counter sheet (counters/FORMAT.md) with one unit type a face, drawn from the
+    piece's picture (``images: {full: ...}``)."""
     lines = [
-        "# Counters imported from a VASSAL module by `tabletop import vassal`: one unit type a piece.",
-        "# Each type's face picture is in counters/ (named in the comment); until counter sheets",
-        "# take images (issue 21 item 4) the table draws the label on a plain counter.",
+        "# Counters imported from a VASSAL module by `tabletop import vassal`: one unit type a piece,",
+        "# its face the piece's picture in counters/. Give each type its side and steps to play.",
         f"name: {yaml_quote(module[:200] + ' (imported)')}",
         "sides:",
         '  imported: {name: Imported, colour: "#9696a0"}',
@@ -371,7 +370,8 @@ def _counters_yaml(module: str, faces: list[tuple[str, str, str, bytes]]) -> str
     for key, name, file, _data in faces:
         label = re.sub(r"[^\x20-\x7e]", "", name)[:6].strip() or key[:6]
         lines.append(
-            f"  {key}: {{name: {yaml_quote(name[:200])}, symbol: blank, label: {yaml_quote(label)}}}  # face: counters/{file}"
+            f"  {key}: {{name: {yaml_quote(name[:200])}, symbol: blank, label: {yaml_quote(label)}, "
+            f"images: {{full: {yaml_quote('counters/' + file)}}}}}"
         )
     lines.append("sheet:")
     lines.append("  imported: {" + ", ".join(f"{key}: 1" for key, *_ in faces) + "}")
@@ -391,8 +391,8 @@ def _readme(source: str, maps: list[str], faces: list[tuple[str, str, str, bytes
         *[f"- {m}" for m in maps],
     ]
     if faces:
-        lines += ["", "Counter faces (counters.yaml lists one unit type each; drawing the pictures on the",
-                  "counters waits for counter sheets to take images, issue 21 item 4):"]  # fmt: skip
+        lines += ["", "Counter faces (counters.yaml lists one unit type each, drawn from its picture; a",
+                  "scenario that names `counters: counters` places them):"]  # fmt: skip
         lines += [f"- counters/{file}: {name}" for _key, name, file, _data in faces]
     if skipped:
         lines += ["", "Not imported:", *[f"- {s}" for s in skipped]]
