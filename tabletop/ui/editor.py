@@ -194,7 +194,9 @@ class Editor(Component):
     def _counters_take(self, app: App, pos: tuple[int, int]) -> bool:
         """Whether a click is the counter tools' (a scenario's): in the tray, placing a
         piece from it, or on a piece (to drag it or open its menu)."""
-        layer = next((c for c in app.components if hasattr(c, "tray_rect")), None)
+        from .counters import CounterLayer
+
+        layer = next((c for c in app.components if isinstance(c, CounterLayer)), None)
         if layer is None:
             return False
         if layer.placing is not None or (layer.tray_open and layer.tray_rect(app).collidepoint(pos)):

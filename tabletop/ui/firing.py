@@ -158,9 +158,9 @@ class Firing(Component):
             pick = getattr(panel, "override", 0)
             if alts:
                 shown = alts[pick] if pick < len(alts) else alts[0]
-                fire = next((w for w in where(shown) if w.kind == "fire"), None)
-                if fire is not None:
-                    out.append((fire, None))
+                aimed = next((w for w in where(shown) if w.kind == "fire"), None)
+                if aimed is not None:
+                    out.append((aimed, None))
         return out
 
     # --- events and clock -----------------------------------------------------------
