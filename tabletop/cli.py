@@ -914,7 +914,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     try:
         report = simulate(
             args.scenario, args.games, args.seed, options, by=by, progress=progress, jobs=args.jobs,
-            bots=dict(args.bot or []),
+            bots=dict(args.bot or []), cluster=args.cluster,
         )  # fmt: skip
     except SimError as exc:
         raise CliError(f"sim {args.scenario}: {exc}") from None
@@ -1181,7 +1181,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="play GAMES games for each choice of this option (default: the autoplayer's, e.g. "
         "bombardment for DOG SECTOR; 'none' for one group)",
     )  # fmt: skip
-    p.add_argument("--jobs", type=_jobs, default=1, help="processes to play in (default 1; same figures)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=_jobs, default=1, help="processes to play in (default 1; same figures)")
+    where.add_argument(
+        "--cluster", metavar="ADDRESS",
+        help="play on an existing Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (same figures; "
+        "pip install 'tabletop[cluster]'; workers need tabletop and the scenario's path)",
+    )  # fmt: skip
     p.add_argument(
         "--bot", type=_seat, action="append", metavar="SIDE=NAME",
         help="the rule system's bot NAME on SIDE (repeatable; default: its default bot on every side it has one for)",

@@ -204,6 +204,37 @@ def _in_processes(jobs_list: list[Any], jobs: int, progress: Progress | None) ->
     return results
 
 
+CLUSTER_TIMEOUT = 10  # seconds to reach a Dask scheduler before saying so
+
+
+def _on_cluster(jobs_list: list[Any], address: str, progress: Progress | None) -> list[dict[str, Any]]:
+    """The games played on an existing Dask distributed cluster (issue 19 item 5), in
+    order: the same games (scenario, options, seed, bots) as a local run, so the same
+    results. Its workers need tabletop installed and the scenario at the same path (a
+    shipped name works anywhere). SimError for no Dask or an unreachable scheduler."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise SimError("--cluster needs Dask's distributed package: pip install 'tabletop[cluster]'") from None
+    try:
+        client = Client(address, timeout=CLUSTER_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SimError(
+            f"--cluster {address}: cannot reach a Dask scheduler there ({exc}); "
+            "start one (`dask scheduler`, then `dask worker ADDRESS` on each machine) or check the address"
+        ) from None
+    total = len(jobs_list)
+    results: list[dict[str, Any] | None] = [None] * total
+    with client, client.as_current():
+        futures = client.map(_play_job, jobs_list, pure=False)
+        where = {f.key: i for i, f in enumerate(futures)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            results[where[future.key]] = future.result()
+            if progress is not None:
+                progress(done, total)
+    return [r for r in results if r is not None]
+
+
 def groups_of(opened: Scenario, by: str | None) -> list[dict[str, object]]:
     """The settings of ``by`` to compare: one group per choice ([{}] without ``by``)."""
     if by is None:
@@ -224,6 +255,7 @@ def simulate(
     jobs: int = 1,
     bots: Mapping[str, str] | None = None,
     *,
+    cluster: str | None = None,
     opened: Scenario | None = None,
     rules: Ruleset | None = None,
     system: RuleSystem | None = None,
@@ -231,7 +263,8 @@ def simulate(
     """Play ``games`` games (for each choice of option ``by``, if given) and count the
     outcomes. Game ``i`` of a group uses seed ``seed + i``. ``progress(done, total)`` is
     called after every game. ``jobs`` > 1 plays in that many processes (the same
-    figures). ``bots``: side -> bot name (``--bot SIDE=NAME``). SimError (and
+    figures); ``cluster``, a Dask scheduler's address, plays them on that cluster (the
+    same figures). ``bots``: side -> bot name (``--bot SIDE=NAME``). SimError (and
     DataErrors for an unreadable scenario) before any game for what cannot be run.
     ``opened``, ``rules`` and ``system`` stand in for the registry's (one process)."""
     if games < 1:
@@ -264,6 +297,8 @@ def simulate(
             results.append(play_one(opened, job[1], job[2], asked, rules=rules, system=system))
             if progress is not None:
                 progress(len(results), total)
+    elif cluster is not None:
+        results.extend(_on_cluster(jobs_list, cluster, progress))
     elif jobs > 1 and total > 1:
         results.extend(_in_processes(jobs_list, jobs, progress))
     else:
