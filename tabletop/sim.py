@@ -217,7 +217,7 @@ def _on_cluster(jobs_list: list[Any], address: str, progress: Progress | None) -
     except ImportError:
         raise SimError("--cluster needs Dask's distributed package: pip install 'tabletop[cluster]'") from None
     try:
-        client = Client(address, timeout=CLUSTER_TIMEOUT, set_as_default=False)
+        client = Client(address, timeout=CLUSTER_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise SimError(
             f"--cluster {address}: cannot reach a Dask scheduler there ({exc}); "
@@ -228,7 +228,7 @@ def _on_cluster(jobs_list: list[Any], address: str, progress: Progress | None) -
     with client, client.as_current():
         futures = client.map(_play_job, jobs_list, pure=False)
         where = {f.key: i for i, f in enumerate(futures)}
-        for done, future in enumerate(as_completed(futures), start=1):
+        for done, future in enumerate(as_completed(futures), start=1):  # type: ignore[no-untyped-call]
             results[where[future.key]] = future.result()
             if progress is not None:
                 progress(done, total)
