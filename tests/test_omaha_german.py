@@ -20,7 +20,16 @@ from tabletop.engine.dice import Dice
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
 from tabletop.games.omaha import actions, data, german
-from tabletop.games.omaha.common import CATASTROPHIC, DEAD, DISRUPTED, FLIPPED, HERO, INSPIRED, POOLS, UNREVEALED
+from tabletop.games.omaha.common import (
+    CATASTROPHIC,
+    DEAD,
+    DISRUPTED,
+    FLIPPED,
+    HERO,
+    INSPIRED,
+    POOLS,
+    UNREVEALED,
+)
 from tabletop.games.omaha.fields import position_keys
 
 

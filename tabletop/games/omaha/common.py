@@ -45,7 +45,8 @@ LANDING_REGION = "landing-boxes"
 
 
 def rule(section: str) -> str:
-    return f"{GAME} {section}"
+    """A section of the rules summary as the log cites it: "omaha 9.2"."""
+    return f"omaha {section}"
 
 
 def extended(state: GameState) -> bool:

@@ -50,6 +50,7 @@ DONE = "units-resolved"  # ids resolved this turn (a unit drifting into another 
 ASK_RANGER = "ask-ranger"  # ranger ids whose drift the player chooses
 ASK_MINE = "ask-mine"  # box labels where the player chooses the mine's step loss
 DECK = "german"
+LANDING_CARD = "landing-card"  # state.hands: the card last drawn for a box, and the box
 R1, R92 = rule("1"), rule("9.2")
 
 
@@ -227,6 +228,7 @@ def resolve_box(state: GameState, dice: Dice) -> list[str]:
     state.mark(RESOLVED, label)
     card = data.cards()[draw(state, dice)]
     state.decks[DECK].discard(card.id)
+    state.hands[LANDING_CARD] = [card.id, label]
     lines = [f"box {label}: {card.words()}"]
     here = [p for p in state.map.units_at(box) if state.marked(NOW, p.id) and not state.marked(DONE, p.id) and p.side == US]
     for p in here:

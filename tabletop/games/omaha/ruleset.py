@@ -142,6 +142,8 @@ class OmahaRules:
                 del state.marks[key]
             for key in [k for k in state.tracks if k.startswith(german.HITS)]:
                 del state.tracks[key]
+            state.hands.pop(landing.LANDING_CARD, None)
+            state.hands.pop(german.CARD, None)
             lines = landing.gather_turn_zero(state)
             lines.append(f"tide: {data.tide(state.turn)} (gap G7)" + ("; extended turn (EXT)" if extended(state) else ""))
             return lines
