@@ -510,3 +510,83 @@ def test_section_3_position_columns() -> None:
     assert actions.position_action(state, "wn-70", "M") == "fire"
     state.map.update(replace(state.map.piece("A8a"), status=frozenset({DISRUPTED})))
     assert actions.position_action(state, "wn-70", "M") == "none"
+
+
+# ------------------------------------------------- 3: the actions played in EXT turns
+
+
+def test_ext_positions_act_by_colour_unoccupied_ones_single_or_double() -> None:
+    """Project's reading of omaha 3 with 4: a position acts when its colour is on the
+    card; an unoccupied one regardless of single or double (omaha 3)."""
+    state = fresh(17)
+    assert actions.acts(state, "wn-70", card("blue!"))  # unoccupied WN 70 (blue), double
+    de(state, "A7a", "2110")
+    assert not actions.acts(state, "wn-68", card("green!"))  # occupied, double, no Depth
+    assert actions.acts(state, "wn-68", card("green"))
+
+
+def test_ext_a_disrupted_position_removes_the_marker_instead() -> None:
+    """omaha 3: a position of Disrupted units does not act; the marker comes off."""
+    state = fresh(17)
+    de(state, "A8a", "2410", status=(DISRUPTED,))
+    lines, fires = actions.play(state, "wn-70", card("blue", action="F"), Dice(1))
+    assert not fires and DISRUPTED not in state.map.piece("A8a").status and "instead" in lines[0]
+
+
+def test_ext_patrol_disrupts_units_in_intense_and_steady_fire() -> None:
+    """omaha 3 PATROL: every US unit in the intense or steady field; never leaders; if
+    none, 1 unit within 3 hexes."""
+    state = fresh(17)
+    de(state, "T1", "2407")  # reinforcement-5: its field (fields.yaml)
+    us(state, "A-1-116", "2406")
+    us(state, "116-HQ", "2406")
+    actions.patrol(state, "reinforcement-5")
+    assert DISRUPTED in state.map.piece("A-1-116").status
+    assert DISRUPTED not in state.map.piece("116-HQ").status
+
+
+def test_ext_mortar_ranges() -> None:
+    """omaha 3 MORTAR: 3 hexes from a Reinforcement position; from a WN 5 toward the
+    beach and pavillon, 2 toward draw and high ground."""
+    state = fresh(17)
+    reach = actions.mortar_hexes(state, "wn-70")
+    b = board()
+    assert b.hex_of("2415") not in reach and b.hex_of("2414") in reach  # beach at 4
+    assert b.hex_of("2408") in reach and b.hex_of("2407") not in reach  # high ground at 2, 3
+    assert b.hex_of("2404") in actions.mortar_hexes(state, "reinforcement-5")
+
+
+def test_ext_mortar_hits_most_steps_and_two_units_with_depth() -> None:
+    """omaha 3 MORTAR: US units (most steps) with the matching symbol lose 1 step, up to
+    2 units if Depth."""
+    state = fresh(17)
+    de(state, "A8a", "2410", depth="WD1")
+    us(state, "A-1-116", "2413", steps=3)
+    us(state, "1-A-743", "2313", steps=2)  # a tank: no catastrophic loss box
+    us(state, "I-3-116", "2513", steps=1)
+    actions.mortar(state, "wn-70", card())
+    got = {u: state.map.piece(u).steps for u in ("A-1-116", "1-A-743", "I-3-116")}
+    assert got == {"A-1-116": 2, "1-A-743": 1, "I-3-116": 1}
+
+
+def test_ext_ambush_closest_then_more_steps_on_the_ambush_column() -> None:
+    """omaha 3 AMBUSH: 1 unit of any type with a matching symbol, closest, then more
+    steps; 9.3 Ambush: -1 step, and Disrupted for a non-armoured symbol match."""
+    state = fresh(17)
+    us(state, "A-1-116", "2413", steps=3)
+    us(state, "A.B-5R", "2411", steps=2)  # rangers (circle), closer
+    actions.ambush(state, "wn-70", card())
+    e = state.map.piece("A.B-5R")
+    assert e.steps == 1 and DISRUPTED in e.status and state.map.piece("A-1-116").steps == 3
+
+
+def test_ext_reinforce_places_a_unit_and_depth_when_us_units_are_near() -> None:
+    """omaha 3 REINFORCE (R, unoccupied Reinforcement position, US within 2 hexes)."""
+    state = fresh(17)
+    _pool(state, "tactical", "T1")
+    state.boxes[POOLS["mobile"]] = [Piece("MD1", "depth", board().hex_of("0101"), kind="marker")]
+    assert actions.reinforce(state, "reinforcement-5", Dice(1)) == ["no US unit within 2 hexes: nothing"]
+    us(state, "A-1-116", "2406")
+    actions.reinforce(state, "reinforcement-5", Dice(1))
+    t1 = state.map.piece("T1")
+    assert german.position_of(board(), t1.hex) == "reinforcement-5" and german.depth_of(state, t1) is not None

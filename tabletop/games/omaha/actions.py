@@ -4,9 +4,10 @@ The table is data (``rules.yaml`` ``actions_table``): the card action's row (F, 
 star, R, M, P, A) by the position's column: a Reinforcement or WN position, unoccupied
 (and in communication), occupied with no US unit in its field of fire, or occupied with
 one. ``position_column`` reads a position's column from a state; ``action_for`` the
-cell. Reading A9: the table is used only in turns 17-32. Part 1 encodes and prints the
-table and tests every cell; playing the actions it names (REDEPLOY, ADVANCE...) in the
-turn is left for later (the ruleset's EXT German phase fires by colour as in omaha 4).
+cell. Reading A9: the table is used only in turns 17-32, where ``play`` carries out a
+position's action (the ruleset's EXT German phase asks each position whose colour is on
+the card). FIRE, RE-SUPPLY and FIRE, PATROL, MORTAR, ARTILLERY, AMBUSH and REINFORCE are
+played; REOCCUPY, REDEPLOY and ADVANCE are encoded and logged, not yet played.
 """
 
 from __future__ import annotations
@@ -46,3 +47,186 @@ def position_action(state: GameState, key: str, card_action: str) -> str:
     if column is None:
         return "none"
     return action_for(card_action, kind(state.board, key), column)
+
+
+# ----------------------------------------------------------- playing the actions (EXT)
+
+ACTED = "positions-acted"
+NOT_PLAYED = ("reoccupy", "redeploy", "advance")  # encoded, not yet played (part 1)
+
+
+def acts(state: GameState, key: str, card: data.Card) -> bool:
+    """Project's reading of omaha 3 with 4: in an EXT turn a position acts when its colour
+    is on the card: an occupied one by its units' colours (a double colour needs a Depth
+    marker, as in omaha 4; Disrupted units remove the marker instead), an unoccupied one
+    by the position's own colour, single or double alike."""
+    from .german import colour, depth_of
+
+    units = units_in(state, key)
+    if not units:
+        pos = data.germans().positions.get(key)
+        return pos is not None and card.colour(pos.colour) is not None and position_column(state, key) is not None
+    shown = [card.colour(colour(u)) for u in units if card.colour(colour(u)) is not None]
+    if not shown:
+        return False
+    return any(d is False for d in shown) or any(depth_of(state, u) is not None for u in units)
+
+
+def play(state: GameState, key: str, card: data.Card, dice: object) -> tuple[list[str], bool]:
+    """Carry out position ``key``'s section 3 action; returns the lines and whether the
+    position now fires (omaha 4 hits follow, one action each)."""
+    from . import german
+    from .common import rule
+
+    state.mark(ACTED, key)
+    units = units_in(state, key)
+    if units and all(DISRUPTED in u.status for u in units):
+        for u in units:
+            german.with_status(state, u, drop=DISRUPTED)
+        return [f"{key}: Disrupted, it removes the marker instead of acting ({rule('3')})"], False
+    word = position_action(state, key, card.action)
+    head = f"{key} ({position_column(state, key)}), card action {card.action}: {word} ({rule('3')})"
+    if word in ("fire", "advance-or-fire"):
+        why = " (ADVANCE is not played yet: it fires)" if word == "advance-or-fire" else ""
+        return [head + why], True
+    if word == "resupply-and-fire":
+        lines = [head]
+        target = next((u for u in units if german.depth_of(state, u) is None), None)
+        if target is not None and german.communicating(state, key):
+            for pool in german.pool_chain(state, key):
+                if pool != "tactical" and state.box(german.POOLS[pool]):
+                    lines += german.attach_depth(state, target, pool, dice, "RE-SUPPLY")  # type: ignore[arg-type]
+                    break
+        return lines, True
+    if word == "patrol":
+        return [head, *patrol(state, key)], False
+    if word == "mortar":
+        return [head, *mortar(state, key, card)], False
+    if word == "artillery":
+        return [head, *position_artillery(state, key, card)], False
+    if word.startswith("ambush"):
+        return [head, *ambush(state, key, card)], False
+    if word.startswith("reinforce"):
+        return [head, *reinforce(state, key, dice)], False
+    if word in NOT_PLAYED:
+        return [head + ": encoded, not yet played (part 1)"], False
+    return [head], False
+
+
+def _us_near(state: GameState, key: str, most: int) -> list:  # type: ignore[type-arg]
+    from tabletop.hexgrid import distance
+
+    from .common import us_units
+
+    hexes = state.board.regions[key].hexes
+    return [p for p in us_units(state) if min(distance(p.hex, h) for h in hexes) <= most]
+
+
+def patrol(state: GameState, key: str) -> list[str]:
+    """omaha 3 PATROL: Disrupt every US unit in the intense or steady field; if none, 1
+    unit within 3 hexes (closest, then symbol, then attack strength); never leaders."""
+    from tabletop.hexgrid import distance
+
+    from . import german
+    from .common import LEADERS, us_units
+
+    fof = field(state.board, key)
+    hit = [p for p in us_units(state) if fof.get(p.hex) in ("intense", "steady") and p.type not in LEADERS]
+    if not hit:
+        hexes = state.board.regions[key].hexes
+        near = [p for p in _us_near(state, key, 3) if p.type not in LEADERS]
+        near.sort(key=lambda p: (min(distance(p.hex, h) for h in hexes), -p.steps, p.id))
+        hit = near[:1]
+    for p in hit:
+        german.with_status(state, p, add=DISRUPTED)
+    return [f"PATROL disrupts {', '.join(p.id for p in hit) or 'nobody'}"]
+
+
+def mortar_hexes(state: GameState, key: str) -> set:  # type: ignore[type-arg]
+    """omaha 3 MORTAR ranges: 3 hexes from a Reinforcement position; from a WN, 2 toward
+    draw and high ground, 5 toward beach and the pavillon next to it."""
+    from tabletop.hexgrid import distance
+
+    from .german import kind
+
+    board = state.board
+    own = board.regions[key].hexes
+    out = set()
+    for h in board.grid.hexes():
+        d = min(distance(h, o) for o in own)
+        ground = state.map.terrain_at(h)
+        if kind(board, key) == "reinforcement":
+            if d <= 3:
+                out.add(h)
+        elif (ground in ("draw", "high-ground") and d <= 2) or (ground in ("beach", "pavillon") and d <= 5):
+            out.add(h)
+    return out
+
+
+def mortar(state: GameState, key: str, card: data.Card) -> list[str]:
+    """omaha 3 MORTAR: US units with the matching symbol (most steps) lose 1 step, up to
+    2 units if the position has Depth."""
+    from . import german
+    from .common import LEADERS, lose_steps, rule, symbol, us_units
+
+    reach = mortar_hexes(state, key)
+    units = units_in(state, key)
+    most = 2 if any(german.depth_of(state, u) is not None for u in units) else 1
+    found = [p for p in us_units(state) if p.hex in reach and p.type not in LEADERS and card.symbol(symbol(p)) is not None]
+    found.sort(key=lambda p: (-p.steps, p.id))
+    lines = [f"MORTAR ({most} unit(s) at most): {', '.join(p.id for p in found[:most]) or 'no target'}"]
+    for p in found[:most]:
+        lines += lose_steps(state, p, 1, f"mortar, {rule('3')}", catastrophic=True)
+    return lines
+
+
+def position_artillery(state: GameState, key: str, card: data.Card) -> list[str]:
+    """omaha 3 ARTILLERY: a position with a 75 or 88 fires as in omaha 5."""
+    from . import german
+    from .common import lose_steps, rule, sector_of
+
+    guns = [u for u in units_in(state, key) if (german.info(u) and german.info(u).calibre)]  # type: ignore[union-attr]
+    if not guns:
+        return ["no 75 or 88 in the position: no artillery fire"]
+    sector = sector_of(state.board, guns[0].hex)
+    target, why = german.artillery_target(state, sector, card)
+    if target is None:
+        return [why]
+    return [f"artillery at {target.id} ({why})", *lose_steps(state, target, 1, f"artillery, {rule('3')}", catastrophic=True)]
+
+
+def ambush(state: GameState, key: str, card: data.Card) -> list[str]:
+    """omaha 3 AMBUSH (if US units in the field of fire): 1 unit of any type with the
+    matching symbol, closest, then more steps; the 9.3 Ambush column."""
+    from tabletop.hexgrid import distance
+
+    from . import german
+    from .common import symbol, us_units
+
+    fof = field(state.board, key)
+    hexes = state.board.regions[key].hexes
+    found = [p for p in us_units(state) if p.hex in fof and card.symbol(symbol(p)) is not None]
+    if not found:
+        return ["AMBUSH: no US unit with a matching symbol in the field of fire"]
+    found.sort(key=lambda p: (min(distance(p.hex, h) for h in hexes), -p.steps, p.id))
+    return german.hit(state, key, found[0].id, card, col="ambush")
+
+
+def reinforce(state: GameState, key: str, dice: object) -> list[str]:
+    """omaha 3 REINFORCE (an unoccupied Reinforcement position, if US units are within 2
+    hexes): a Reinforcement and a Depth marker are placed there (Tactical pool, else
+    Division; PROJECT'S CHOICE, as the section 2 event)."""
+    from . import german
+
+    if not _us_near(state, key, 2):
+        return ["no US unit within 2 hexes: nothing"]
+    for pool in ("tactical", "division"):
+        if state.box(german.POOLS[pool]):
+            unit = dice.pick(list(state.box(german.POOLS[pool])), f"a unit from the {pool} pool")  # type: ignore[attr-defined]
+            placed = german.place_reinforcement(state, unit, key, german.POOLS[pool])
+            lines = [f"REINFORCE: {unit.id} from the {pool} pool, face down"]
+            for dp in german.pool_chain(state, key):
+                if dp != "tactical" and state.box(german.POOLS[dp]):
+                    return lines + german.attach_depth(state, placed, dp, dice, "REINFORCE")  # type: ignore[arg-type]
+            return lines
+    return ["REINFORCE: the pools are empty"]

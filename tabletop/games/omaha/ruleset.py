@@ -29,7 +29,7 @@ from tabletop.engine.movement import plan_move
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import data, german, landing
+from . import actions, data, german, landing
 from .common import (
     GAME,
     LAST_TURN,
@@ -61,7 +61,7 @@ PHASE_OF = {
     "land-place": "landing", "land-delay": "landing", "land": "landing", "ranger-drift": "landing",
     "mine-loss": "landing",
     "communication": "german", "german-card": "german", "german-event": "german", "german-fire": "german",
-    "german-hit": "german", "german-cease": "german", "german-artillery": "german", "german-rally": "german",
+    "german-hit": "german", "german-cease": "german", "german-action": "german", "german-artillery": "german", "german-rally": "german",
     "move": "us-action",
     "stack-eliminate": "end-turn", "underwater": "end-turn",
 }  # fmt: skip
@@ -69,7 +69,7 @@ US_DECIDES = frozenset({"land-place", "land-delay", "ranger-drift", "mine-loss",
 STEPS = "german-steps"  # the German phase's steps done this turn
 MOVED = "us-moved"
 ACTIONS_LEFT = "actions:"  # + sector
-TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, german.HIT_PHASE, MOVED, "underwater-done")
+TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, german.HIT_PHASE, MOVED, "underwater-done")
 
 
 def _fresh_deck() -> Deck:
@@ -185,8 +185,13 @@ class OmahaRules:
         assert card is not None
         if card.event and "event" not in done:
             return {"do": "german-event", "event": card.event}
+        ext = extended(state)
         for key in position_keys(state.board):
             if state.marked(german.FIRED, key):
+                continue
+            if ext and german.HITS + key not in state.tracks:
+                if not state.marked(actions.ACTED, key) and actions.acts(state, key, card):
+                    return {"do": "german-action", "position": key}
                 continue
             if german.HITS + key not in state.tracks:
                 fires, _ = german.fires(state, key, card)
@@ -336,6 +341,14 @@ class OmahaRules:
             key = str(action["position"])
             lines = [f"{key} -> {action['unit']}: {action.get('why') or 'the player chooses'}" + (" [override]" if action.get("override") else "")]
             return lines + german.hit(state, key, str(action["unit"]), card, inspire=bool(action.get("inspire")))
+        if do == "german-action":
+            key = str(action["position"])
+            lines, fires = actions.play(state, key, card, dice)
+            if fires and german.active_units(state, key):
+                n = german.possible_hits(state, key)
+                state.tracks[german.HITS + key] = n
+                lines.append(f"{key} fires: {n} possible hits (Depth markers + units, EXT x2, {rule('4')})")
+            return lines
         if do == "german-cease":
             key = str(action["position"])
             state.mark(german.FIRED, key)
@@ -438,7 +451,8 @@ def step_refusal(state: GameState, unit: Any, to: Hex) -> str | None:
     """Whether ``unit`` may move to ``to`` now by 9.4 and 6.1 (``movement``). Stacking is
     NOT refused (checklist defect 4): over-stacked units are eliminated at the end of the
     US Action phase (omaha 6). A one-hex move is judged step by step (fast); a longer
-    one (EXT) by the whole reach."""
+    one (EXT) by the whole reach: a one-hex move is legal whenever its step is (a
+must-stop only ends a longer move)."""
     policy = _policy(state)
     rules = policy.rules
     label = state.board.label(to)
@@ -450,8 +464,7 @@ def step_refusal(state: GameState, unit: Any, to: Hex) -> str | None:
         return f"a Disrupted unit's only action is removing the marker ({rule('6')})"
     if rules.status["climb"] in unit.status:
         return f"a unit with a climb marker may only remove it ({rule('6.1')})"
-    speed = rules.speed[policy.mode(None)][rules.unit_class(unit)]
-    if distance(unit.hex, to) == 1 and speed == 1 and rules.status["climb_cliff"] not in unit.status:
+    if distance(unit.hex, to) == 1 and rules.status["climb_cliff"] not in unit.status:
         why = policy.why_not_step(state.map, unit, unit.hex, to)
         return None if why is None else f"{unit.id} cannot move to {label}: {why}"
     reach = plan_move(state.map, policy, unit)
