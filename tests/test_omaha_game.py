@@ -217,3 +217,33 @@ def test_the_ranger_drift_is_asked_of_the_player() -> None:
     state.marks[landing.ASK_RANGER] = ["A.B-5R"]
     assert g.proposal() is None and g.actor() == "us"
     assert [a["left"] for a in g.choices("us")] == [0, 1, 2, 3, 4]
+
+
+def test_a_game_replays_exactly_from_its_log() -> None:
+    """The engine's replay (a save): the same actions from the initial state and seed
+    give the same state, every rule of part 1 judging each action again."""
+    g = new_game(load_scenario(resolve("omaha", "scenarios")), ruleset("omaha"), seed=4)  # type: ignore[arg-type]
+    g.use_seeded_dice()
+    auto_setup(g)
+    bot = LandingBot()
+    while g.state.turn < 3:
+        g.play(g.proposal() or bot.choose(g.side_view("us")))
+    assert g.replay(check=True).to_json() == g.state.to_json()
+
+
+def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
+    """What a player reads beside the map: the German card of the turn and who fires,
+    the arrivals still to place, the pools and loss boxes."""
+    from tabletop.games.omaha.window import extras
+
+    g = game(1)
+    panels = {p.key: p for p in extras().panels(g.state, None)}
+    assert set(panels) == {"omaha-card", "omaha-landing", "omaha-pools"}
+    assert any("to place:" in r.text for r in panels["omaha-landing"].rows)
+    assert any(r.text.startswith("Tactical pool: 6") for r in panels["omaha-pools"].rows)
+    bot = LandingBot()
+    while g.state.phase != "us-action":
+        g.play(g.proposal() or bot.choose(g.side_view("us")))
+    card = german.turn_card(g.state)
+    rows = [r.text for r in extras().panels(g.state, None)[0].rows]
+    assert card is not None and rows[0].startswith(f"action {card.action}")
