@@ -247,3 +247,25 @@ def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
     card = german.turn_card(g.state)
     rows = [r.text for r in extras().panels(g.state, None)[0].rows]
     assert card is not None and rows[0].startswith(f"action {card.action}")
+
+
+def test_the_one_hex_moves_offered_are_the_movement_policys_reach() -> None:
+    """The fast one-hex judgement agrees with movement.py's whole reach (9.4) for every
+    unit, including one below a bluff and one in a landing box."""
+    from tabletop.engine.movement import plan_move
+    from tabletop.games.omaha.movement import OmahaMovePolicy
+    from tabletop.games.omaha.ruleset import _move_choices
+
+    g = game(1)
+    state = g.state
+    state.phase = "us-action"
+    state.tracks.update({"actions:east": 2, "actions:west": 2})
+    for uid, label in (("A-1-16", "1012"), ("B-1-16", "0615"), ("1-A-741", "1111"), ("16-HQ", "0413")):
+        take(state, uid, label)
+    offered = {(a["unit"], a["to"]) for a in _move_choices(state)}
+    want = set()
+    for p in state.map.pieces():
+        if p.side == "us":
+            reach = plan_move(state.map, OmahaMovePolicy(), p)
+            want |= {(p.id, state.board.label(h)) for h in reach.costs if h != p.hex}
+    assert offered == want

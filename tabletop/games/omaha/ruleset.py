@@ -493,16 +493,22 @@ def _move(state: GameState, action: Action) -> list[str]:
 
 
 def _move_choices(state: GameState) -> list[Action]:
+    """Every legal move now: one hex judged step by step (fast); in EXT turns the whole
+    reach of each unit."""
     out: list[Action] = []
     policy = _policy(state)
+    board = state.board
     for unit in us_units(state):
         if state.marked(MOVED, unit.id):
             continue
-        if unit.type not in LEADERS and state.track(ACTIONS_LEFT + sector_of(state.board, unit.hex)) <= 0:
+        if unit.type not in LEADERS and state.track(ACTIONS_LEFT + sector_of(board, unit.hex)) <= 0:
             continue
-        reach = plan_move(state.map, policy, unit)
-        ends = (set(reach.costs) | set(reach.passed)) - {unit.hex}
-        out += [{"do": "move", "unit": unit.id, "to": state.board.label(h)} for h in sorted(ends, key=state.board.label)]
+        if extended(state):
+            reach = plan_move(state.map, policy, unit)
+            ends = (set(reach.costs) | set(reach.passed)) - {unit.hex}
+        else:
+            ends = {h for h in neighbors(unit.hex) if board.grid.contains(h) and step_refusal(state, unit, h) is None}
+        out += [{"do": "move", "unit": unit.id, "to": board.label(h)} for h in sorted(ends, key=board.label)]
     return out
 
 
