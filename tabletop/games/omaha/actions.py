@@ -15,7 +15,7 @@ from __future__ import annotations
 from tabletop.engine.state import GameState
 
 from . import data
-from .common import DISRUPTED, US
+from .common import DISRUPTED, POOLS, US, with_status
 from .german import communicating, field, kind, units_in
 
 COLUMNS = ("unoccupied", "no-target", "target")
@@ -82,7 +82,7 @@ def play(state: GameState, key: str, card: data.Card, dice: object) -> tuple[lis
     units = units_in(state, key)
     if units and all(DISRUPTED in u.status for u in units):
         for u in units:
-            german.with_status(state, u, drop=DISRUPTED)
+            with_status(state, u, drop=DISRUPTED)
         return [f"{key}: Disrupted, it removes the marker instead of acting ({rule('3')})"], False
     word = position_action(state, key, card.action)
     head = f"{key} ({position_column(state, key)}), card action {card.action}: {word} ({rule('3')})"
@@ -94,7 +94,7 @@ def play(state: GameState, key: str, card: data.Card, dice: object) -> tuple[lis
         target = next((u for u in units if german.depth_of(state, u) is None), None)
         if target is not None and german.communicating(state, key):
             for pool in german.pool_chain(state, key):
-                if pool != "tactical" and state.box(german.POOLS[pool]):
+                if pool != "tactical" and state.box(POOLS[pool]):
                     lines += german.attach_depth(state, target, pool, dice, "RE-SUPPLY")  # type: ignore[arg-type]
                     break
         return lines, True
@@ -127,7 +127,6 @@ def patrol(state: GameState, key: str) -> list[str]:
     unit within 3 hexes (closest, then symbol, then attack strength); never leaders."""
     from tabletop.hexgrid import distance
 
-    from . import german
     from .common import LEADERS, us_units
 
     fof = field(state.board, key)
@@ -138,7 +137,7 @@ def patrol(state: GameState, key: str) -> list[str]:
         near.sort(key=lambda p: (min(distance(p.hex, h) for h in hexes), -p.steps, p.id))
         hit = near[:1]
     for p in hit:
-        german.with_status(state, p, add=DISRUPTED)
+        with_status(state, p, add=DISRUPTED)
     return [f"PATROL disrupts {', '.join(p.id for p in hit) or 'nobody'}"]
 
 
@@ -221,12 +220,12 @@ def reinforce(state: GameState, key: str, dice: object) -> list[str]:
     if not _us_near(state, key, 2):
         return ["no US unit within 2 hexes: nothing"]
     for pool in ("tactical", "division"):
-        if state.box(german.POOLS[pool]):
-            unit = dice.pick(list(state.box(german.POOLS[pool])), f"a unit from the {pool} pool")  # type: ignore[attr-defined]
-            placed = german.place_reinforcement(state, unit, key, german.POOLS[pool])
+        if state.box(POOLS[pool]):
+            unit = dice.pick(list(state.box(POOLS[pool])), f"a unit from the {pool} pool")  # type: ignore[attr-defined]
+            placed = german.place_reinforcement(state, unit, key, POOLS[pool])
             lines = [f"REINFORCE: {unit.id} from the {pool} pool, face down"]
             for dp in german.pool_chain(state, key):
-                if dp != "tactical" and state.box(german.POOLS[dp]):
+                if dp != "tactical" and state.box(POOLS[dp]):
                     return lines + german.attach_depth(state, placed, dp, dice, "REINFORCE")  # type: ignore[arg-type]
             return lines
     return ["REINFORCE: the pools are empty"]

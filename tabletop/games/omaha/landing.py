@@ -183,7 +183,7 @@ def next_box(state: GameState) -> Hex | None:
     return None
 
 
-def row_of(state: GameState, piece: Piece, box: Hex, band: dict[str, Any]) -> str:
+def row_of(state: GameState, piece: Piece, box: Hex, band: Any) -> str:
     """The 9.2 row a unit reads (reading A1)."""
     rows = band["rows"]
     if "all" in rows:
@@ -202,6 +202,8 @@ def row_of(state: GameState, piece: Piece, box: Hex, band: dict[str, Any]) -> st
 def results_for(turn: int, row: str, letter: str) -> list[str]:
     """The 9.2 cell: the results of ``letter`` on ``row`` in ``turn``'s band."""
     band = data.band_at("amphibious", turn)
+    if band is None:
+        raise ValueError(f"9.2 has no band for turn {turn}")
     return [str(r) for r in band["rows"][row][letter]]
 
 
@@ -240,6 +242,7 @@ def resolve_box(state: GameState, dice: Dice) -> list[str]:
             lines.append(delay(state, p, int(cfg()["off_row_delay"]), f"high tide, box not pointing at a beach hex, {R1}"))
         return lines
     band = data.band_at("amphibious", state.turn)
+    assert band is not None, f"9.2 has no band for turn {state.turn}"
     led_by: int | None = None
     for piece in units:
         row = row_of(state, piece, box, band)

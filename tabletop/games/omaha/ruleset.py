@@ -323,9 +323,9 @@ class OmahaRules:
             state.mark(STEPS, "card")
             cid = landing.draw(state, dice)
             state.hands[german.CARD] = [cid]
-            card = data.cards()[cid]
-            firing = [f"{k} ({why})" for k, f, why in german.firing_positions(state, card) if f]
-            return [f"German card for the turn: {card.words()}", f"positions that fire ({rule('4')}): {', '.join(firing) or 'none'}"]
+            drawn = data.cards()[cid]
+            firing = [f"{k} ({why})" for k, f, why in german.firing_positions(state, drawn) if f]
+            return [f"German card for the turn: {drawn.words()}", f"positions that fire ({rule('4')}): {', '.join(firing) or 'none'}"]
         card = german.turn_card(state)
         assert card is not None
         if do == "german-event":
