@@ -590,3 +590,39 @@ def test_ext_reinforce_places_a_unit_and_depth_when_us_units_are_near() -> None:
     actions.reinforce(state, "reinforcement-5", Dice(1))
     t1 = state.map.piece("T1")
     assert german.position_of(board(), t1.hex) == "reinforcement-5" and german.depth_of(state, t1) is not None
+
+
+def test_ext_reoccupy_with_an_eliminated_wn_unit_without_artillery() -> None:
+    """omaha 3 RE-OCCUPY: a random previously eliminated WN unit without artillery, face
+    up; none if the US holds a hex of the position."""
+    state = fresh(17)
+    g = data.germans().units
+    state.boxes["german-eliminated"] = [Piece(i, g[i].type, board().hex_of("0101"), side="german") for i in ("A2a", "A9a")]
+    actions.reoccupy(state, "wn-70", Dice(1))
+    assert german.position_of(board(), state.map.piece("A9a").hex) == "wn-70"  # A2a is an 88: never
+    state = fresh(17)
+    state.boxes["german-eliminated"] = [Piece("A9a", "grenadier", board().hex_of("0101"), side="german")]
+    us(state, "A-1-116", "2811")
+    assert "no re-occupation" in actions.reoccupy(state, "wn-72", Dice(1))[0]
+
+
+def test_ext_redeploy_vp_first_then_lowest_id() -> None:
+    """omaha 3 REDEPLOY: to an unoccupied position of the same sector in communication
+    with targets; VP -> lowest ID -> more US strength; VP positions only to VP ones.
+    3012 is in the fields of WN 72 (A10, VP), 73 (A11), 71 (A9), 70 (A8) and 74 (A12)."""
+    state = fresh(17)
+    de(state, "T1", "2407")  # reinforcement-5 (not VP), West sector
+    us(state, "A-1-116", "3012")
+    actions.redeploy(state, "reinforcement-5")
+    assert german.position_of(board(), state.map.piece("T1").hex) == "wn-72"  # VP before lower IDs
+    state = fresh(17)
+    de(state, "T1", "2407")
+    de(state, "A10a", "2811")  # WN 72 occupied: not a destination
+    us(state, "A-1-116", "3012")
+    actions.redeploy(state, "reinforcement-5")
+    assert german.position_of(board(), state.map.piece("T1").hex) == "wn-70"  # lowest ID: A8
+    state = fresh(17)
+    de(state, "T2", "2805")  # reinforcement-1 is a VP position: only to another VP position
+    de(state, "A10a", "2811")
+    us(state, "A-1-116", "3012")
+    assert "nothing" in actions.redeploy(state, "reinforcement-1")[0]

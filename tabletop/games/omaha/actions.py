@@ -6,8 +6,9 @@ star, R, M, P, A) by the position's column: a Reinforcement or WN position, unoc
 one. ``position_column`` reads a position's column from a state; ``action_for`` the
 cell. Reading A9: the table is used only in turns 17-32, where ``play`` carries out a
 position's action (the ruleset's EXT German phase asks each position whose colour is on
-the card). FIRE, RE-SUPPLY and FIRE, PATROL, MORTAR, ARTILLERY, AMBUSH and REINFORCE are
-played; REOCCUPY, REDEPLOY and ADVANCE are encoded and logged, not yet played.
+the card). FIRE, RE-SUPPLY and FIRE, PATROL, MORTAR, ARTILLERY, AMBUSH, REINFORCE,
+REOCCUPY and REDEPLOY are played; ADVANCE is encoded and logged, not yet played (ADVANCE
+or FIRE fires).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def position_action(state: GameState, key: str, card_action: str) -> str:
 # ----------------------------------------------------------- playing the actions (EXT)
 
 ACTED = "positions-acted"
-NOT_PLAYED = ("reoccupy", "redeploy", "advance")  # encoded, not yet played (part 1)
+NOT_PLAYED = ("advance",)  # encoded, not yet played (part 1)
 
 
 def acts(state: GameState, key: str, card: data.Card) -> bool:
@@ -108,6 +109,10 @@ def play(state: GameState, key: str, card: data.Card, dice: object) -> tuple[lis
         return [head, *ambush(state, key, card)], False
     if word.startswith("reinforce"):
         return [head, *reinforce(state, key, dice)], False
+    if word == "reoccupy":
+        return [head, *reoccupy(state, key, dice)], False
+    if word == "redeploy":
+        return [head, *redeploy(state, key)], False
     if word in NOT_PLAYED:
         return [head + ": encoded, not yet played (part 1)"], False
     return [head], False
@@ -229,3 +234,67 @@ def reinforce(state: GameState, key: str, dice: object) -> list[str]:
                     return lines + german.attach_depth(state, placed, dp, dice, "REINFORCE")  # type: ignore[arg-type]
             return lines
     return ["REINFORCE: the pools are empty"]
+
+
+def reoccupy(state: GameState, key: str, dice: object) -> list[str]:
+    """omaha 3 RE-OCCUPY: face up with a random previously eliminated WN unit without
+    artillery, the hexes closest to US units first; none if the US holds a hex of it.
+    PROJECT'S CHOICE: one unit for each hex of the position, while any is left."""
+    from tabletop.hexgrid import distance
+
+    from .common import GERMAN_DEAD, us_units
+
+    board = state.board
+    hexes = sorted(board.regions[key].hexes, key=board.label)
+    if any(p.hex in hexes for p in us_units(state)):
+        return ["a US unit holds a hex of the position: no re-occupation"]
+    garrison = {u.id for units in data.germans().garrisons.values() for u in units}
+    lines = []
+    us = us_units(state)
+    hexes.sort(key=lambda h: (min((distance(h, p.hex) for p in us), default=999), board.label(h)))
+    for h in hexes:
+        dead = [p for p in state.box(GERMAN_DEAD) if p.id in garrison and p.type != "german-artillery"]
+        if not dead:
+            break
+        unit = dice.pick(dead, "an eliminated WN unit")  # type: ignore[attr-defined]
+        state.from_box(GERMAN_DEAD, unit.id, h)
+        lines.append(f"RE-OCCUPY: {unit.id} back in {board.label(h)}, face up")
+    return lines or ["no eliminated WN unit without artillery: nothing"]
+
+
+def redeploy(state: GameState, key: str) -> list[str]:
+    """omaha 3 REDEPLOY: into another unoccupied position of the same sector, in
+    communication, with targets; VP -> lowest ID -> more US strength; from a VP position
+    only to a VP position. PROJECT'S CHOICE: Depth markers go with their units."""
+    from .common import sector_of, us_units
+    from .german import communicating, position_number
+
+    board = state.board
+    positions = data.germans().positions
+    units = units_in(state, key)
+    sector = sector_of(board, units[0].hex)
+    from_vp = positions[key].vp if key in positions else False
+    found = []
+    for k in positions:
+        hexes = board.regions[k].hexes
+        if k == key or units_in(state, k) or not communicating(state, k):
+            continue
+        if sector_of(board, min(hexes, key=board.label)) != sector or (from_vp and not positions[k].vp):
+            continue
+        if any(p.hex in hexes for p in us_units(state)):
+            continue
+        fof = field(board, k)
+        strength = sum(p.steps for p in us_units(state) if p.hex in fof)
+        if strength:
+            found.append(((not positions[k].vp, position_number(k), -strength), k))
+    if not found:
+        return ["no unoccupied position of the sector in communication with targets: nothing"]
+    dest = min(found)[1]
+    ends = sorted(board.regions[dest].hexes, key=board.label)
+    for i, u in enumerate(units):
+        h = ends[i % len(ends)]
+        state.map.move(u.id, h)
+        for mid in u.carrying:
+            if mid in {p.id for p in state.map.pieces()}:
+                state.map.move(mid, h)
+    return [f"REDEPLOY: {', '.join(u.id for u in units)} to {dest} (VP, then lowest ID, then more US strength)"]
