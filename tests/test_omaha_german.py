@@ -626,3 +626,66 @@ def test_ext_redeploy_vp_first_then_lowest_id() -> None:
     de(state, "A10a", "2811")
     us(state, "A-1-116", "3012")
     assert "nothing" in actions.redeploy(state, "reinforcement-1")[0]
+
+
+def test_ext_advance_conditions() -> None:
+    """omaha 3 ADVANCE: toward an empty or US-held position of its arrows (B5 -> WN 70,
+    then WN 68) if no US unit is in its field of fire, or it has Depth and is
+    unrevealed, or Depth, revealed and of the 352nd."""
+    state = fresh(17)
+    de(state, "T1", "2407")
+    assert actions.advance_check(state, "reinforcement-5")[0] == "wn-70"
+    de(state, "A8a", "2410")
+    assert actions.advance_check(state, "reinforcement-5")[0] == "wn-68"  # the next arrow
+    us(state, "A-1-116", "2406")  # in its field of fire
+    assert actions.advance_check(state, "reinforcement-5")[0] is None
+    state = fresh(17)
+    de(state, "T1", "2407", depth="MD1")
+    state.map.update(replace(state.map.piece("MD1"), status=frozenset({UNREVEALED})))
+    us(state, "A-1-116", "2406")
+    assert actions.advance_check(state, "reinforcement-5")[0] == "wn-70"
+    state = fresh(17)
+    de(state, "T1", "2407", depth="MD1")  # revealed Depth, 716th: no
+    us(state, "A-1-116", "2406")
+    assert actions.advance_check(state, "reinforcement-5")[0] is None
+    state = fresh(17)
+    de(state, "D1", "2407", depth="MD1")  # revealed Depth, 352nd: yes
+    us(state, "A-1-116", "2406")
+    assert actions.advance_check(state, "reinforcement-5")[0] == "wn-70"
+
+
+def hidden(state: GameState) -> None:
+    """T1 in reinforcement-5 with an unrevealed Depth marker: it may advance (omaha 3)."""
+    de(state, "T1", "2407", depth="MD1")
+    state.map.update(replace(state.map.piece("MD1"), status=frozenset({UNREVEALED})))
+
+
+def test_ext_advance_moves_in_and_pushes_us_units_out_of_the_route() -> None:
+    """omaha 3 ADVANCE: below 7 strength on the route, 1 unit loses a step, units in the
+    destination are pushed 1 hex out of the route, the Germans move in."""
+    state = fresh(17)
+    hidden(state)
+    us(state, "B-1-116", "2410", steps=3)  # square: not Disrupted by a circle card
+    actions.advance(state, "reinforcement-5", card(symbols="circle"))
+    b = state.map.piece("B-1-116")
+    assert german.position_of(board(), state.map.piece("T1").hex) == "wn-70"
+    assert b.steps == 2 and b.hex != board().hex_of("2410")
+    assert b.hex not in actions.route(board(), board().hex_of("2407"), board().hex_of("2410"))
+
+
+def test_ext_advance_repulsed_by_7_undisrupted_strength() -> None:
+    """omaha 3 ADVANCE: undisrupted strength on the route (x2 in buildings and bocage)
+    + 1 for a hero >= 7: repulsed; matching-symbol infantry is Disrupted first."""
+    state = fresh(17)
+    hidden(state)
+    path = actions.route(board(), board().hex_of("2407"), board().hex_of("2410"))
+    us(state, "B-1-116", board().label(path[0]), steps=3)
+    us(state, "F-2-116", board().label(path[0]), steps=3, status=(HERO,))
+    lines = actions.advance(state, "reinforcement-5", card(symbols="circle"))
+    assert "repulsed" in lines[-1] and german.position_of(board(), state.map.piece("T1").hex) == "reinforcement-5"
+    state = fresh(17)
+    hidden(state)
+    us(state, "B-1-116", board().label(path[0]), steps=3)
+    us(state, "F-2-116", board().label(path[0]), steps=3, status=(HERO,))
+    actions.advance(state, "reinforcement-5", card(symbols="square"))  # both Disrupted: no repulse
+    assert german.position_of(board(), state.map.piece("T1").hex) == "wn-70"

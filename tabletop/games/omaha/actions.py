@@ -7,13 +7,14 @@ one. ``position_column`` reads a position's column from a state; ``action_for`` 
 cell. Reading A9: the table is used only in turns 17-32, where ``play`` carries out a
 position's action (the ruleset's EXT German phase asks each position whose colour is on
 the card). FIRE, RE-SUPPLY and FIRE, PATROL, MORTAR, ARTILLERY, AMBUSH, REINFORCE,
-REOCCUPY and REDEPLOY are played; ADVANCE is encoded and logged, not yet played (ADVANCE
-or FIRE fires).
+REOCCUPY, REDEPLOY and ADVANCE (resolved after the others) are played.
 """
 
 from __future__ import annotations
 
+from tabletop.board import Map
 from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex
 
 from . import data
 from .common import DISRUPTED, POOLS, US, with_status
@@ -53,7 +54,7 @@ def position_action(state: GameState, key: str, card_action: str) -> str:
 # ----------------------------------------------------------- playing the actions (EXT)
 
 ACTED = "positions-acted"
-NOT_PLAYED = ("advance",)  # encoded, not yet played (part 1)
+ADVANCING = "positions-advancing"  # ADVANCE is resolved after every other action
 
 
 def acts(state: GameState, key: str, card: data.Card) -> bool:
@@ -87,9 +88,16 @@ def play(state: GameState, key: str, card: data.Card, dice: object) -> tuple[lis
         return [f"{key}: Disrupted, it removes the marker instead of acting ({rule('3')})"], False
     word = position_action(state, key, card.action)
     head = f"{key} ({position_column(state, key)}), card action {card.action}: {word} ({rule('3')})"
-    if word in ("fire", "advance-or-fire"):
-        why = " (ADVANCE is not played yet: it fires)" if word == "advance-or-fire" else ""
-        return [head + why], True
+    if word in ("advance", "advance-or-fire"):
+        dest, why = advance_check(state, key)
+        if dest is not None:
+            state.mark(ADVANCING, key)
+            return [head + f": will advance to {dest} after the other actions ({why})"], False
+        if word == "advance-or-fire":
+            return [head + f": no advance ({why}), it fires"], True
+        return [head + f": no advance ({why})"], False
+    if word == "fire":
+        return [head], True
     if word == "resupply-and-fire":
         lines = [head]
         target = next((u for u in units if german.depth_of(state, u) is None), None)
@@ -113,8 +121,6 @@ def play(state: GameState, key: str, card: data.Card, dice: object) -> tuple[lis
         return [head, *reoccupy(state, key, dice)], False
     if word == "redeploy":
         return [head, *redeploy(state, key)], False
-    if word in NOT_PLAYED:
-        return [head + ": encoded, not yet played (part 1)"], False
     return [head], False
 
 
@@ -298,3 +304,101 @@ def redeploy(state: GameState, key: str) -> list[str]:
             if mid in {p.id for p in state.map.pieces()}:
                 state.map.move(mid, h)
     return [f"REDEPLOY: {', '.join(u.id for u in units)} to {dest} (VP, then lowest ID, then more US strength)"]
+
+
+def advance_check(state: GameState, key: str) -> tuple[str | None, str]:
+    """omaha 3 ADVANCE: the first position its advance arrows point to that is empty or
+    US-held, if no US unit is in its field of fire, or a unit has an unrevealed Depth
+    marker, or a revealed one and is of the 352nd; else None, with why."""
+    from .common import us_units
+    from .german import depth_of, info
+
+    pos = data.germans().positions.get(key)
+    if pos is None or not pos.advance:
+        return None, "no advance arrow"
+    dest = next((k for k in pos.advance if not units_in(state, k)), None)
+    if dest is None:
+        return None, "its arrows point at German-held positions"
+    fof = field(state.board, key)
+    if not any(p.hex in fof for p in us_units(state)):
+        return dest, "no US unit in its field of fire"
+    for u in units_in(state, key):
+        marker = depth_of(state, u)
+        if marker is None:
+            continue
+        if "unrevealed" in marker.status:
+            return dest, f"{u.id} has Depth and is unrevealed"
+        unit = info(u)
+        if unit is not None and unit.division == 352:
+            return dest, f"{u.id} has Depth, is revealed and of the 352nd"
+    return None, "US units in its field of fire and no Depth that allows it"
+
+
+def route(board: Map, a: Hex, b: Hex) -> list[Hex]:
+    """The hexes from ``a`` (left out) to ``b``: each step to the neighbour nearest ``b``
+    (ties by label). PROJECT'S CHOICE: the text draws the arrow, the map does not."""
+    from tabletop.hexgrid import distance, neighbors
+
+    out: list[Hex] = []
+    h = a
+    while h != b:
+        h = min((n for n in neighbors(h) if board.grid.contains(n)), key=lambda n: (distance(n, b), board.label(n)))
+        out.append(h)
+    return out
+
+
+def advance(state: GameState, key: str, card: data.Card) -> list[str]:
+    """omaha 3 ADVANCE, resolved: US units on the route are Disrupted (tanks and
+    infantry only with a matching symbol, every other type always; leaders never); if
+    the undisrupted strength on the route (x2 in buildings and bocage) + 1 for a hero is
+    7 or more the German is repulsed; otherwise 1 unit loses a step (PROJECT'S CHOICE:
+    the one with the most steps), units in the destination are pushed 1 hex off the
+    route, and the Germans move in with their Depth."""
+    from .common import HERO, LEADERS, lose_steps, rule, symbol, us_units
+
+    board = state.board
+    dest, why = advance_check(state, key)
+    if dest is None:
+        return [f"{key}: no advance any more ({why})"]
+    units = units_in(state, key)
+    src = min((u.hex for u in units), key=board.label)
+    goal = min(board.regions[dest].hexes, key=lambda h: (board.label(h)))
+    path = route(board, src, goal)
+    lines = [f"{key} advances toward {dest} by {', '.join(board.label(h) for h in path)} ({rule('3')})"]
+    on = [p for p in us_units(state) if p.hex in path and p.type not in LEADERS]
+    for p in on:
+        if p.type in ("tank", "infantry", "ranger", "heavy-infantry") and card.symbol(symbol(p)) is None:
+            continue
+        with_status(state, p, add=DISRUPTED)
+        lines.append(f"{p.id} on the route is Disrupted")
+    fresh = [state.map.piece(p.id) for p in on]
+    total = sum(p.steps * (2 if state.map.terrain_at(p.hex) in ("buildings", "bocage") else 1)
+                for p in fresh if DISRUPTED not in p.status)  # fmt: skip
+    total += 1 if any(HERO in p.status for p in fresh) else 0
+    if total >= 7:
+        return [*lines, f"undisrupted strength on the route {total} >= 7: the Germans are repulsed"]
+    if fresh:
+        hit = max(fresh, key=lambda p: (p.steps, p.id))
+        lines += lose_steps(state, hit, 1, f"German advance, {rule('3')}", catastrophic=True)
+    for p in [p for p in us_units(state) if p.hex in board.regions[dest].hexes]:
+        away = [n for n in sorted(_around(board, p.hex), key=board.label)
+                if n not in path and not any(u.side == "german" for u in state.map.units_at(n))
+                and state.map.terrain_at(n) != "sea"]  # fmt: skip
+        if away:
+            state.map.move(p.id, away[0])
+            lines.append(f"{p.id} is pushed out of the way to {board.label(away[0])}")
+    ends = sorted(board.regions[dest].hexes, key=board.label)
+    for i, u in enumerate(units):
+        h = ends[i % len(ends)]
+        state.map.move(u.id, h)
+        for mid in u.carrying:
+            if mid in {p.id for p in state.map.pieces()}:
+                state.map.move(mid, h)
+    lines.append(f"{', '.join(u.id for u in units)} advance into {dest}")
+    return lines
+
+
+def _around(board: Map, h: Hex) -> list[Hex]:
+    from tabletop.hexgrid import neighbors
+
+    return [n for n in neighbors(h) if board.grid.contains(n)]

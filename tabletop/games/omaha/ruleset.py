@@ -61,7 +61,7 @@ PHASE_OF = {
     "land-place": "landing", "land-delay": "landing", "land": "landing", "ranger-drift": "landing",
     "mine-loss": "landing",
     "communication": "german", "german-card": "german", "german-event": "german", "german-fire": "german",
-    "german-hit": "german", "german-cease": "german", "german-action": "german", "german-artillery": "german", "german-rally": "german",
+    "german-hit": "german", "german-cease": "german", "german-action": "german", "german-advance": "german", "german-artillery": "german", "german-rally": "german",
     "move": "us-action",
     "stack-eliminate": "end-turn", "underwater": "end-turn",
 }  # fmt: skip
@@ -69,7 +69,7 @@ US_DECIDES = frozenset({"land-place", "land-delay", "ranger-drift", "mine-loss",
 STEPS = "german-steps"  # the German phase's steps done this turn
 MOVED = "us-moved"
 ACTIONS_LEFT = "actions:"  # + sector
-TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, german.HIT_PHASE, MOVED, "underwater-done")
+TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, actions.ADVANCING, "advanced", german.HIT_PHASE, MOVED, "underwater-done")
 
 
 def _fresh_deck() -> Deck:
@@ -206,6 +206,9 @@ class OmahaRules:
             if tied or german.needs_inspire_choice(state, key, unit.id, card):
                 return None  # the player chooses
             return _hit_where(state, {"do": "german-hit", "position": key, "unit": unit.id, "why": why})
+        for key in state.marks.get(actions.ADVANCING, []):
+            if not state.marked("advanced", key):
+                return {"do": "german-advance", "position": key}
         if state.turn >= int(data.rules()["artillery"]["from_turn"]):
             for s in SECTORS:
                 if f"artillery-{s}" not in done:
@@ -349,6 +352,9 @@ class OmahaRules:
                 state.tracks[german.HITS + key] = n
                 lines.append(f"{key} fires: {n} possible hits (Depth markers + units, EXT x2, {rule('4')})")
             return lines
+        if do == "german-advance":
+            state.mark("advanced", str(action["position"]))
+            return actions.advance(state, str(action["position"]), card)
         if do == "german-cease":
             key = str(action["position"])
             state.mark(german.FIRED, key)

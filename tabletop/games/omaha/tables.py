@@ -95,7 +95,7 @@ def action_table() -> Table:
         ("unoccupied = unoccupied and in communication; no-target / target = occupied, with no US unit / a US "
          "unit in its field of fire; 'none' is the table's empty set",
          "reading A9: the actions happen only in turns 17-32, by the positions whose colour is on the card; "
-         "ADVANCE is encoded but not yet played (ADVANCE or FIRE fires)",
+         "ADVANCE is resolved after every other action; ADVANCE or FIRE fires when the position may not advance",
          "Disrupted positions remove the marker instead (omaha 3)"),
     )  # fmt: skip
 
