@@ -118,4 +118,4 @@ def test_the_descriptor_names_the_autoplayer() -> None:
     assert isinstance(autoplayer("dog_sector"), AmericanAutoplayer)
     assert autoplayer_module("dog_sector").SIM_BY == "bombardment"
     with pytest.raises(LookupError, match="no autoplayer"):
-        autoplayer("omaha")
+        autoplayer("free")  # free play has none (omaha has one since issue 17)

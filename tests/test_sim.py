@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import REPO
 
 from tabletop import sim
 from tabletop.cli import main
@@ -59,7 +60,7 @@ def test_simulate_refuses_what_cannot_run() -> None:
     with pytest.raises(sim.SimError, match="no such option"):
         sim.simulate("dog-sector", 1, seed=1, by="weather")
     with pytest.raises(sim.SimError, match="a map, not a scenario"):
-        sim.simulate("omaha", 1, seed=1)
+        sim.simulate(str(REPO / "maps" / "omaha.yaml"), 1, seed=1)
 
 
 def test_cli_sim_json_gives_each_bombardment_level(capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,7 +93,7 @@ def test_cli_sim_prints_a_table_and_fails_with_exit_1(
     "argv, words",
     [
         (["sim", "no-such-scenario"], "no such map"),
-        (["sim", "omaha"], "a map, not a scenario"),
+        (["sim", str(REPO / "maps" / "omaha.yaml")], "a map, not a scenario"),
         (["sim", "dog-sector", "--option", "bombardment=huge"], "bombardment"),
         (["sim", "dog-sector", "--by", "weather"], "no such option"),
     ],

@@ -30,6 +30,13 @@ def omaha() -> App:
     return app
 
 
+def omaha_game() -> App:
+    """The Omaha game (scenarios/omaha.yaml, rules omaha): its own counters file."""
+    app = open_table("omaha", size=SIZE, seed=1)
+    drive(app, [])
+    return app
+
+
 def beach(app: App) -> tuple[int, int]:
     """A beach hex on screen, clear of the panels."""
     layer = part(app, CounterLayer)
@@ -118,7 +125,7 @@ def test_y_folds_and_opens_the_boxes() -> None:
 def test_the_tray_never_shows_a_negative_count() -> None:
     """Finding 9: the tray showed "heavy infantry -2/2": the scenario's boxed units
     count as part of the sheet, so every count is "left/of" with 0 <= left <= of."""
-    app = omaha()
+    app = omaha_game()
     layer = part(app, CounterLayer)
     layer.tray_open = True
     seen = []
@@ -130,7 +137,7 @@ def test_the_tray_never_shows_a_negative_count() -> None:
         left, of = (int(n) for n in note.split("/"))
         assert 0 <= left <= of, note
     row = next(note for _, label, _, note in _rows(layer, app, "us") if label == "heavy infantry")
-    assert row == "0/4"  # 4 heavy infantry in the boxes, 2 on the counters file's sheet
+    assert row == "0/2"  # 2 heavy infantry (81C) in the boxes, 2 on the sheet (issue 17: defect 2 fixed)
 
 
 def _rows(layer: CounterLayer, app: App, tab: str) -> list[tuple[object, str, object, str]]:
@@ -144,7 +151,7 @@ def _rows(layer: CounterLayer, app: App, tab: str) -> list[tuple[object, str, ob
 def test_a_counter_prints_its_values_from_the_counters_file() -> None:
     """Finding 17: the face prints the counters file's `full` values, and `reduced` once
     the unit has lost its steps (Omaha tank company: 2, then 1)."""
-    app = omaha()
+    app = omaha_game()
     layer = part(app, CounterLayer)
     piece = next(p for p in app.play.state.box("east-turn-1") if p.type == "tank")
     spec = counters_for("omaha").unit("tank")

@@ -125,7 +125,7 @@ def test_a_two_sided_game_gives_the_extras_only_the_side_view(installed: None) -
     seen = seen_by(app.play, "red")
     assert isinstance(seen, SideView) and seen.side == "red"
     assert set(seen.state.hands["blue"]) == {"?"}
-    solo = open_table("omaha-landings", size=SIZE)
+    solo = open_table("omaha", size=SIZE)
     assert seen_by(solo.play, None) is solo.play.state
 
 
@@ -199,10 +199,10 @@ def test_each_side_sees_its_own_hand_panel_through_the_loop(installed: None, dra
 
 
 def test_fields_of_fire_are_switched_on_with_j_through_the_loop(drawn: list[str]) -> None:
-    """Item 8 (a): in omaha-landings, j shows the fields of fire: a hex in WN 70's
+    """Item 8 (a): in omaha, j shows the fields of fire: a hex in WN 70's
     intense field is tinted with the intense colour over what was drawn there, and the
     legend stands in the right-hand column; the key is in F1's list of shortcuts."""
-    app = open_table("omaha-landings", size=SIZE)
+    app = open_table("omaha", size=SIZE)
     h = app.board.hex_of("2411")
     assert field_at(app.board, h)[0] == ("wn-70", "intense")
     seen: dict[str, Any] = {}
@@ -289,9 +289,9 @@ def test_render_extra_draws_the_fields_of_fire(tmp_path: Path, capsys: pytest.Ca
     intense colour over the plain render's pixel."""
     size = "1000x700"
     plain, fields = tmp_path / "plain.png", tmp_path / "fields.png"
-    assert main(["render", "omaha-landings", "--out", str(plain), "--size", size]) == 0
-    assert main(["render", "omaha-landings", "--extra", "fields", "--out", str(fields), "--size", size]) == 0
-    app = open_table("omaha-landings", size=SIZE)
+    assert main(["render", "omaha", "--out", str(plain), "--size", size]) == 0
+    assert main(["render", "omaha", "--extra", "fields", "--out", str(fields), "--size", size]) == 0
+    app = open_table("omaha", size=SIZE)
     frame(app, SIZE)  # the same fit as render's
     h = app.board.hex_of("2411")
     x, y = app.screen_of(h)
@@ -308,9 +308,9 @@ def test_render_refuses_an_unknown_extra_naming_the_keys(
 ) -> None:
     """Item 8: an unknown --extra is one line naming the keys there are, exit 2, no file."""
     out = tmp_path / "x.png"
-    assert main(["render", "omaha-landings", "--extra", "feilds", "--out", str(out)]) == 2
+    assert main(["render", "omaha", "--extra", "feilds", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "omaha-landings: --extra: no overlay 'feilds'; give one of: fields"
+    assert err == "omaha: --extra: no overlay 'feilds'; give one of: fields"
     assert main(["render", "belleau-wood-demo", "--extra", "fields", "--out", str(out)]) == 2
     assert "this rule system draws no overlays of its own" in capsys.readouterr().err
     assert main(["render", "dogfaces", "--extra", "fields", "--out", str(out)]) == 2
@@ -385,7 +385,7 @@ def test_the_reach_overlay_outlines_the_jet_pack_hexes_and_says_why(drawn: list[
 
 def test_the_help_lists_the_extras_keys_once() -> None:
     """Item 8: j and i are in F1's list, each once, and no other part uses them."""
-    app = open_table("omaha-landings", size=SIZE)
+    app = open_table("omaha", size=SIZE)
     pan = next(c for c in app.components if isinstance(c, Panels))
     pan.help_open = True
     app.draw(pygame.Surface(SIZE))
@@ -399,7 +399,7 @@ def test_the_fields_overlay_marks_each_hex_with_its_strongest_fire() -> None:
     """Item 8 (a): one mark per hex in any field, styled by its strongest fire (the
     fields' own order: intense, steady, sporadic) and labelled with the number of
     positions reaching it when more than one does; asked twice, the same overlay."""
-    app = open_table("omaha-landings", size=SIZE)
+    app = open_table("omaha", size=SIZE)
     extras = rule_system("omaha").window()  # type: ignore[union-attr]
     (overlay,) = extras.overlays(app.play.state)
     board = app.board
@@ -415,7 +415,7 @@ def test_the_fields_overlay_marks_each_hex_with_its_strongest_fire() -> None:
 
 def test_letters_typed_into_the_counter_finder_are_not_the_extras_keys() -> None:
     """j and i are text while the counter finder (f) is open: no overlay switches."""
-    app = open_table("omaha-landings", size=SIZE)
+    app = open_table("omaha", size=SIZE)
     app.handle(key(pygame.K_f))
     app.handle(key(pygame.K_j))
     assert layer_of(app).shown is None

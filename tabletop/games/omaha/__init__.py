@@ -7,6 +7,12 @@ descriptor ``RULES`` names as ``los.policy(state)``; ``movement`` the US
 movement table by unit class, climbing, roads, extended turns and stacking; ``control``
 US control of hexes and German communication paths to the exits; ``window`` the
 fields-of-fire overlay the window and ``render --extra fields`` draw.
+
+Part 1 of the game (issue 17): ``data`` reads the authored data (``rules.yaml``,
+``cards.yaml``, ``germans.yaml``, ``us.yaml``, ``phases.yaml``); ``ruleset`` is the turn
+machine, ``landing`` the landing (omaha 1, 9.2), ``german`` the German side (omaha 2, 4,
+5, 9.3), ``actions`` the section 3 action table, ``tables`` what ``tabletop tables omaha``
+prints, ``autoplayer`` a part-1 US player and the sim judge (the American side is part 2's).
 """
 
 from __future__ import annotations
@@ -36,4 +42,9 @@ RULES = RuleSystem(
     move_policy=Lazy("tabletop.games.omaha.movement", "move_policy"),
     knows=knows,
     window=Lazy("tabletop.games.omaha.window", "extras"),
+    ruleset=Lazy("tabletop.games.omaha.ruleset", "ruleset"),
+    bots={"landing": Lazy("tabletop.games.omaha.autoplayer", "autoplayer")},
+    default_bots={"us": "landing"},
+    sim=Lazy("tabletop.games.omaha.autoplayer"),
+    tables=Lazy("tabletop.games.omaha.tables", "tables"),
 )

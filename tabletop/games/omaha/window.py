@@ -1,4 +1,8 @@
-"""What D-Day at Omaha Beach adds to the window: the fields-of-fire overlay.
+"""What D-Day at Omaha Beach adds to the window: the fields-of-fire overlay, and the
+panels of part 1: the German card of the turn (and which positions fire, the one firing
+now with its hits left), the landing (arrivals still to place, boxes to resolve, the
+tide) and the German and US pools and boxes (Depth pools, Tactical and Division pools,
+the Artillery Box, the dead, the removed and the catastrophic loss box).
 
 Each hex in a German position's field of fire is marked with the strongest fire that
 reaches it (intense, steady, sporadic: the map's ● ⊕ ○, as the window draws them), and
@@ -13,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tabletop.board import Map
-from tabletop.engine.extras import LegendEntry, Mark, NoExtras, Overlay, Seen, state_of
+from tabletop.engine.extras import LegendEntry, Mark, NoExtras, Overlay, Panel, Row, Seen, state_of
+from tabletop.engine.state import GameState
 
 from .fields import INTENSITIES, field_at
 
@@ -22,10 +27,16 @@ MEANING = {"intense": "intense fire", "steady": "steady fire", "sporadic": "spor
 
 
 class OmahaExtras(NoExtras):
-    """The fields-of-fire overlay (key ``fields``), made once per map."""
+    """The fields-of-fire overlay (key ``fields``), made once per map, and the panels."""
 
     def __init__(self) -> None:
         self._made: tuple[Map, Overlay] | None = None
+
+    def panels(self, seen: Seen, selected: str | None) -> Sequence[Panel]:
+        state = state_of(seen)
+        if state.phase == "setup" or "german" not in state.decks:
+            return ()
+        return (card_panel(state), landing_panel(state), pools_panel(state))
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
         board = state_of(seen).board
@@ -52,3 +63,53 @@ def fields_overlay(board: Map) -> Overlay:
 
 def extras() -> OmahaExtras:
     return OmahaExtras()
+
+
+def card_panel(state: GameState) -> Panel:
+    """The German card of the turn, who fires, and the position firing now."""
+    from . import german
+
+    card = german.turn_card(state)
+    if card is None:
+        return Panel("omaha-card", "German card", [Row("not drawn yet this turn (German phase)", "dim")])
+    rows = [Row(card.words().split(": ", 1)[1], "strong")]
+    firing = [k for k, fires, _ in german.firing_positions(state, card) if fires]
+    rows.append(Row(f"fire ({', '.join(c for c, _ in card.colours)}): {', '.join(firing) or 'no position'}"))
+    for key in firing:
+        left = state.tracks.get(german.HITS + key)
+        if left is not None and not state.marked(german.FIRED, key):
+            rows.append(Row(f"{key} firing now: {left} hits left", "bad"))
+    return Panel("omaha-card", "German card", rows)
+
+
+def landing_panel(state: GameState) -> Panel:
+    from . import data, landing
+    from .common import extended
+
+    rows = [Row(f"turn {state.turn}, {data.tide(state.turn)} tide" + (", EXT" if extended(state) else ""))]
+    last = state.hands.get(landing.LANDING_CARD)
+    if state.phase == "landing" and last:
+        card = data.cards()[last[0]]
+        mine = ", mine symbol" if card.mine else ""
+        rows.append(Row(f"box {last[1]}: card {card.id}, 9.2 letter {card.landing}{mine}", "strong"))
+    waiting = landing.waiting(state) if state.phase == "landing" else []
+    if waiting:
+        rows.append(Row(f"to place: {', '.join(p.id for p in waiting)}", "strong"))
+        rows.append(Row("y opens the boxes: click a unit in its turn box, then a box of row 15 (or b: the bot)", "dim"))
+    if state.marks.get(landing.ASK_RANGER):
+        rows.append(Row(f"rangers {state.marks[landing.ASK_RANGER][0]}: choose a drift of 0-4 left", "strong"))
+    if state.marks.get(landing.ASK_MINE):
+        rows.append(Row(f"mine in box {state.marks[landing.ASK_MINE][0]}: choose who loses a step", "strong"))
+    return Panel("omaha-landing", "Landing", rows)
+
+
+def pools_panel(state: GameState) -> Panel:
+    from .common import CATASTROPHIC, DEAD, GERMAN_DEAD, POOLS, REMOVED
+
+    names = {"wn": "WN Depth", "building": "Building Depth", "mobile": "Mobile Depth", "tactical": "Tactical pool",
+             "division": "Division pool", "artillery": "Artillery Box"}  # fmt: skip
+    rows = [Row(f"{names[k]}: {len(state.box(box))}") for k, box in POOLS.items()]
+    rows.append(Row(f"German eliminated: {len(state.box(GERMAN_DEAD))}", "dim"))
+    rows.append(Row(f"US dead {len(state.box(DEAD))}, removed {len(state.box(REMOVED))}, "
+                    f"catastrophic losses {len(state.box(CATASTROPHIC))}", "bad"))  # fmt: skip
+    return Panel("omaha-pools", "Pools and boxes", rows)

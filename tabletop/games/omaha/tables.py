@@ -1,0 +1,104 @@
+"""D-Day at Omaha Beach: the tables ``tabletop tables omaha`` prints, built from the same
+data the rules play by (us.yaml and the scenario's schedule for 9.1, rules.yaml for
+9.2, 9.3 and the section 3 action table). The readings of the damaged rows (A1, A2) are
+marked in the choices under each table.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tabletop.engine.tables import Table
+
+from . import data
+from .actions import COLUMNS
+from .common import GAME, SECTORS
+
+
+def _schedule() -> dict[int, dict[str, list[str]]]:
+    """Turn -> sector -> unit ids, from scenarios/omaha.yaml's reinforcements."""
+    from tabletop.engine.scenario import load_scenario
+    from tabletop.shipped import resolve
+
+    path = resolve("omaha", "scenarios")
+    out: dict[int, dict[str, list[str]]] = defaultdict(lambda: {s: [] for s in SECTORS})
+    if path is None:
+        return out
+    for r in load_scenario(path).reinforcements:
+        sector = (r.box or "").split("-turn-")[0]
+        if sector in SECTORS:
+            out[r.turn][sector] += list(r.ids)
+    return out
+
+
+def us_units_table() -> Table:
+    units = data.us_units()
+    rows = []
+    for turn, by in sorted(_schedule().items()):
+        cells = []
+        for s in SECTORS:
+            words = [f"{units[i].name} ({units[i].type}, {units[i].steps})" for i in by[s] if i in units]
+            cells.append(" - ".join(words) or "-")
+        rows.append((str(turn), *cells, str(sum(len(v) for v in by.values()))))
+    return Table(
+        "9.1", "US units: arrivals by turn and sector (name, type, steps)", f"{GAME} 9.1",
+        ("turn", "East sector", "West sector", "#"), tuple(rows),
+        ("types, AT steps, target symbols, divisions, armour and DUKWs: us.yaml (gap G4)",
+         "cannon companies are artillery of 2 steps (checklist defect 2)",
+         "turn 0 lands with turn 1 on the Turn 1 row of 9.2 (G14)"),
+    )  # fmt: skip
+
+
+def amphibious_table() -> Table:
+    rows = []
+    for band in data.bands("amphibious"):
+        last = "+" if band.last >= 99 else f"-{band.last}" if band.last != band.first else ""
+        turns = f"{band.first}{last}"
+        for row, cells in band.value["rows"].items():
+            rows.append((turns, row, *(", ".join(cells[k]) for k in data.LETTERS)))
+    return Table(
+        "9.2", "US amphibious: landing results by turn, row and card letter", f"{GAME} 9.2",
+        ("turns", "row", *data.LETTERS), tuple(rows),
+        ("reading A1: the unlabelled row is infantry (Easy and Fox boxes in turns 2-3); 'infantry-dg-ch' is the text's 'DG & CH'",
+         "ranger-choice: rangers drift 0-4 left, the player's choice; other infantry: nothing",
+         "the letter is the landing letter of a German card drawn for the box (G15)",
+         "HQs and Generals do not check and drift with a unit of their box (omaha 1)",
+         "off the row of boxes, or a box not pointing at a beach hex at high tide: +2 turns (omaha 1)"),
+    )  # fmt: skip
+
+
+def fire_table() -> Table:
+    t = data.rules()["fire_table"]
+    names = {"symbol": "matching symbol", "single": "+ non-armoured, single symbol",
+             "double": "+ non-armoured, double symbol"}  # fmt: skip
+    rows = tuple(
+        (names[r], *(", ".join(t[c][r]) or "-" for c in ("wn", "unrevealed", "ambush"))) for r in names
+    )
+    return Table(
+        "9.3", "German fire: what a hit does", f"{GAME} 9.3",
+        ("row", "WN or revealed Reinforcement", "Unrevealed Reinforcement", "Ambush"), rows,
+        ("reading A2: row 1 is a unit with a matching symbol; rows 2 and 3 ('+ Non-Armored + sym' twice, an icon "
+         "lost) add to it for a non-armoured unit matched by a single or a double symbol; a blank cell adds nothing",
+         "armour hit bonus: armoured units count as non-armoured only when the card shows it (A8)"),
+    )  # fmt: skip
+
+
+def action_table() -> Table:
+    t = data.rules()["actions_table"]
+    rows = tuple(
+        (row, *(t[row]["reinforcement"][i] for i in range(3)), *(t[row]["wn"][i] for i in range(3))) for row in t
+    )
+    cols = tuple(f"{k} {c}" for k in ("Reinf.", "WN") for c in COLUMNS)
+    return Table(
+        "3", "German actions (EXT turns): card action by position", f"{GAME} 3",
+        ("card", *cols), rows,
+        ("unoccupied = unoccupied and in communication; no-target / target = occupied, with no US unit / a US "
+         "unit in its field of fire; 'none' is the table's empty set",
+         "reading A9: the actions happen only in turns 17-32, by the positions whose colour is on the card; "
+         "ADVANCE is resolved after every other action; ADVANCE or FIRE fires when the position may not advance",
+         "Disrupted positions remove the marker instead (omaha 3)"),
+    )  # fmt: skip
+
+
+def tables() -> list[Table]:
+    return [us_units_table(), amphibious_table(), fire_table(), action_table()]
