@@ -474,6 +474,20 @@ class DogsOfWarRules:
         lines: list[str] = handler(state, action, dice)
         return lines
 
+    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+        """A counter dragged in the window: in free play the table's own move; in a game,
+        the active model's walk (or crawl, else run) to that hex if it is legal."""
+        if free_play(state):
+            return {"do": "move", "piece": piece_id, "to": to}
+        a = active(state)
+        if a is None or a.id != piece_id:
+            return None
+        for order in ("walk", "crawl", "run"):
+            action = {"do": "move", "piece": piece_id, "to": to, "order": order}
+            if action in self.moves(state, a, a.has(MEDICAL)):
+                return action
+        return None
+
     # -- the turn's steps ---------------------------------------------------------------
 
     def _upkeep(self, state: GameState, dice: Dice) -> list[str]:
