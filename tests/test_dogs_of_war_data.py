@@ -63,7 +63,9 @@ def test_the_m16a2_difficulty_is_the_texts_and_marked_so_the_rest_the_projects()
 
 def test_a_weapon_without_its_sources_is_refused_with_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "w.yaml"
-    bad.write_text("weapons:\n  pea:\n    name: pea shooter\n    bloc: none\n    difficulty: 1\n    points: 1\n    hands: 1\n")
+    bad.write_text(
+        "weapons:\n  pea:\n    name: pea shooter\n    bloc: none\n    difficulty: 1\n    points: 1\n    hands: 1\n"
+    )
     with pytest.raises(DataError) as err:
         load_weapons(bad)
     assert "w.yaml" in str(err.value) and "text" in str(err.value)
@@ -136,7 +138,11 @@ def _night(kit: str, laser: bool, inches: int) -> list[tuple[str, int]]:
     viewer = Piece("a", "rifleman", a, "blue", status=frozenset(status))
     target = Piece("b", "rifleman", b, "red")
     state = MapState.of(board, [viewer, target])
-    r = line_of_sight(state, DogsOfWarPolicy(), LosQuery(a, b, viewer=viewer, target_piece=target, conditions=frozenset({"night"})))
+    r = line_of_sight(
+        state,
+        DogsOfWarPolicy(),
+        LosQuery(a, b, viewer=viewer, target_piece=target, conditions=frozenset({"night"})),
+    )
     assert r.result != "blocked"
     return [(f.cause, f.amount) for f in r.modifiers if "to hit" in f.cause]
 
@@ -183,7 +189,10 @@ def test_a_roster_over_budget_or_with_forbidden_weapons_is_refused_with_reasons(
         {"role": "team-leader", "weapon": "ak47"}, {"role": "rifleman", "weapon": "m16a2"},
         {"role": "machine-gunner", "weapon": "m249"}, {"role": "assistant-gunner", "weapon": "m16a2"}]}]}  # fmt: skip
     assert any("soviet bloc" in p for p in roster.check(meu))
-    recon = {**meu, "teams": [{**meu["teams"][0], "upgrade": "force-recon"}]}  # l.1298: Soviet weapons allowed
+    recon = {
+        **meu,
+        "teams": [{**meu["teams"][0], "upgrade": "force-recon"}],
+    }  # l.1298: Soviet weapons allowed
     assert roster.check(recon) == []
 
 

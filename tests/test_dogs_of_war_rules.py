@@ -158,7 +158,9 @@ def test_the_to_hit_number_is_wp_plus_range_and_modifiers() -> None:
     put(state, red.id, "2428")
     w = data().weapon("m16a2")
     assert combat.to_hit(state, state.map.piece(blue.id), state.map.piece(red.id), w, "ss").need == 6 + 1
-    assert combat.to_hit(state, state.map.piece(blue.id), state.map.piece(red.id), w, "ss", aimed=True).need == 8
+    assert (
+        combat.to_hit(state, state.map.piece(blue.id), state.map.piece(red.id), w, "ss", aimed=True).need == 8
+    )
     assert combat.to_hit(state, state.map.piece(blue.id), state.map.piece(red.id), w, "bu").need == 6
     put(state, blue.id, "2420", status=frozenset({"prone"}))  # Prone Firing +1 (l.384)
     assert combat.to_hit(state, state.map.piece(blue.id), state.map.piece(red.id), w, "ss").need == 8

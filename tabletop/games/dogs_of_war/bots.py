@@ -22,7 +22,16 @@ from . import combat
 from .combat import BLEEDING, MEDICAL, OP_FIRE, PRONE, num
 from .data import data
 from .ruleset import (
-    SIDES, DogsOfWarRules, active, enemies, fighting, model_points, other, reach_of, score, weapon_of,
+    SIDES,
+    DogsOfWarRules,
+    active,
+    enemies,
+    fighting,
+    model_points,
+    other,
+    reach_of,
+    score,
+    weapon_of,
 )  # fmt: skip
 
 TURN_CAP = int(data().turn["turn_cap"]) + 1  # the scenario's last turn comes first (G10)
@@ -116,7 +125,10 @@ class TacticalBot:
             p = state.map.piece(str(c["piece"]))
             foes = enemies(state, p)
             near = min((distance(p.hex, e.hex) for e in foes), default=99)
-            sees = any(distance(p.hex, e.hex) <= weapon_of(p).max_range and combat.sees(state, p, e) for e in foes[:8])
+            sees = any(
+                distance(p.hex, e.hex) <= weapon_of(p).max_range and combat.sees(state, p, e)
+                for e in foes[:8]
+            )
             return (0 if sees else 1, near, p.id)
 
         acts = [c for c in choices if c.get("do") == "activate"]
@@ -211,7 +223,8 @@ class TacticalBot:
             there = replace(a, hex=h, status=a.status - {PRONE})
             if left >= shoot_ap:
                 seen = sum(
-                    1 for e in sorted(foes, key=lambda e: distance(h, e.hex))[:3]
+                    1
+                    for e in sorted(foes, key=lambda e: distance(h, e.hex))[:3]
                     if distance(h, e.hex) <= w.max_range and combat.sees(state, there, e)
                 )
                 s += 1.0 * min(seen, 1) + 0.1 * seen

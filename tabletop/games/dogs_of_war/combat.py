@@ -49,7 +49,9 @@ def sight(state: GameState, shooter: Piece, target: Piece) -> LosResult:
     """The line of sight of a shot. Facing is left out: turning is free (Misc Actions
     l.232), so a model about to fire faces its target (project's reading)."""
     viewer = replace(shooter, facing=None)
-    query = LosQuery(shooter.hex, target.hex, viewer=viewer, target_piece=target, conditions=conditions(state))
+    query = LosQuery(
+        shooter.hex, target.hex, viewer=viewer, target_piece=target, conditions=conditions(state)
+    )
     return line_of_sight(state.map, policy(), query)
 
 
@@ -135,7 +137,13 @@ Roll = Callable[[str], int]
 
 
 def resolve_hit(
-    state: GameState, target: Piece, weapon: Weapon, odds: Odds | None, aimed: bool, dice: Dice, dpr: int | None = None
+    state: GameState,
+    target: Piece,
+    weapon: Weapon,
+    odds: Odds | None,
+    aimed: bool,
+    dice: Dice,
+    dpr: int | None = None,
 ) -> list[str]:
     """One hit on ``target``: location, cover roll, armour, wound (l.418-459)."""
     d = data()
@@ -151,7 +159,9 @@ def resolve_hit(
             score = int(weapon.cover.get(odds.cover, 10))
             roll = dice.d10(f"cover roll: {odds.cover} cover, {score} or less gets through")
             if roll > score:
-                lines.append(f"the {odds.cover} cover stops the round (rolled {roll}, needed {score} or less)")
+                lines.append(
+                    f"the {odds.cover} cover stops the round (rolled {roll}, needed {score} or less)"
+                )
                 return lines
             lines.append(f"the round gets through the {odds.cover} cover (rolled {roll})")
     ar = armour(target, loc)
@@ -205,7 +215,10 @@ def apply_wound(
     hp = num(piece, "hp") - loss
     piece = replace(piece, status=frozenset(status)).with_attr("hp", hp)
     if loss:
-        lines.append(f"{piece.id}: {location} wound, -{loss} HP (now {hp})" + (f"; {', '.join(sorted(effects))}" if effects else ""))
+        lines.append(
+            f"{piece.id}: {location} wound, -{loss} HP (now {hp})"
+            + (f"; {', '.join(sorted(effects))}" if effects else "")
+        )
     if hp <= data().rules["medical"]["dead_at"]:
         state.map.update(piece)
         return lines + kill(state, piece, f"HP {hp}")

@@ -163,7 +163,11 @@ def load_weapons(path: Path = WEAPONS_FILE, blasts: frozenset[str] = frozenset()
                 if m not in MODES:
                     raise ms.fail(m, f"unknown fire mode (known: {', '.join(MODES)})")
                 spec = ms.sub(m)
-                modes[str(m)] = Mode(spec.whole("ap", minimum=1), spec.whole("dice", minimum=1), spec.whole("rounds", minimum=1))
+                modes[str(m)] = Mode(
+                    spec.whole("ap", minimum=1),
+                    spec.whole("dice", minimum=1),
+                    spec.whole("rounds", minimum=1),
+                )
         ranges: list[tuple[int, int]] = []
         for band in w.get("ranges") if "ranges" in w.data else []:
             if not (isinstance(band, list) and len(band) == 2 and all(isinstance(v, int) for v in band)):
@@ -227,7 +231,9 @@ def load_factions(path: Path, weapons: Mapping[str, Weapon]) -> tuple[dict[str, 
             specials={str(k): int(v) for k, v in (f.get("specials") or {}).items()},
             innate=f.words("innate", blank=True),
             perks={str(k): dict(v) for k, v in (f.get("perks") or {}).items()},
-            upgrades={str(k): dict(v) for k, v in (f.get("upgrades") or {}).items()} if "upgrades" in f.data else {},
+            upgrades={str(k): dict(v) for k, v in (f.get("upgrades") or {}).items()}
+            if "upgrades" in f.data
+            else {},
             project=str(f.get("project") or ""),
         )
         for name in faction.weapons_named():
@@ -265,4 +271,14 @@ def data() -> Data:
     return Data(weapons, factions, effects, load_rules(RULES_FILE))
 
 
-__all__ = ["Data", "DataError", "Faction", "Mode", "Weapon", "data", "load_factions", "load_rules", "load_weapons"]
+__all__ = [
+    "Data",
+    "DataError",
+    "Faction",
+    "Mode",
+    "Weapon",
+    "data",
+    "load_factions",
+    "load_rules",
+    "load_weapons",
+]

@@ -96,26 +96,35 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
         problems.append(f"{where}: budget must be a whole number of points; write budget: 500")
     teams = roster.get("teams")
     if not isinstance(teams, list) or not teams:
-        return problems + [f"{where}: teams must be a list of fire teams; add one: teams: [{{faction: rangers}}]"]
+        return [
+            *problems,
+            f"{where}: teams must be a list of fire teams; add one: teams: [{{faction: rangers}}]",
+        ]
     total = 0
     for i, team in enumerate(teams):
         here = f"{where}: teams[{i}]"
         faction = d.factions.get(str(team.get("faction")))
         if faction is None:
-            problems.append(f"{here}: no faction {team.get('faction')!r}; choose one of {', '.join(d.factions)}")
+            problems.append(
+                f"{here}: no faction {team.get('faction')!r}; choose one of {', '.join(d.factions)}"
+            )
             continue
         fixed, excluded = faction.weapons_fixed, set(faction.excluded_blocs)
         upgrade = team.get("upgrade")
         if upgrade is not None:
             up = faction.upgrades.get(str(upgrade))
             if up is None:
-                problems.append(f"{here}: {faction.name} has no upgrade {upgrade!r} (upgrades: {', '.join(faction.upgrades) or 'none'})")
+                problems.append(
+                    f"{here}: {faction.name} has no upgrade {upgrade!r} (upgrades: {', '.join(faction.upgrades) or 'none'})"
+                )
             else:
                 fixed, excluded = bool(up["weapons_fixed"]), set(up.get("excluded_blocs", ()))
         total += faction.points
         members = _members(faction, team)
         if len(members) != len(faction.roles):
-            problems.append(f"{here}: a {faction.name} fire team has {len(faction.roles)} members, not {len(members)}")
+            problems.append(
+                f"{here}: a {faction.name} fire team has {len(faction.roles)} members, not {len(members)}"
+            )
         for j, (member, role) in enumerate(zip(members, faction.roles, strict=False)):
             at = f"{here}.members[{j}]"
             if member.get("role", role["role"]) != role["role"]:
@@ -127,7 +136,9 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
             elif fixed:
                 allowed = [role["weapon"]] if "weapon" in role else list(role.get("choice") or [])
                 if weapon not in allowed:
-                    problems.append(f"{at}: the {faction.name} {role['role']} carries {' or '.join(allowed)} (weapons are fixed, {faction.lines})")
+                    problems.append(
+                        f"{at}: the {faction.name} {role['role']} carries {' or '.join(allowed)} (weapons are fixed, {faction.lines})"
+                    )
             else:
                 if w.bloc in excluded:
                     problems.append(f"{at}: {faction.name} may not buy {w.bloc} bloc weapons ({w.name})")
@@ -136,7 +147,9 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
             for perk in perks:
                 spec = faction.perks.get(str(perk))
                 if spec is None:
-                    problems.append(f"{at}: {faction.name} has no perk {perk!r} (perks: {', '.join(faction.perks) or 'none'})")
+                    problems.append(
+                        f"{at}: {faction.name} has no perk {perk!r} (perks: {', '.join(faction.perks) or 'none'})"
+                    )
                 else:
                     total += int(spec["points"])
             if len(set(perks)) != len(perks):
@@ -144,11 +157,15 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
             for gear in member.get("gear") or []:
                 cost = _gear_points(faction, str(gear))
                 if cost is None:
-                    problems.append(f"{at}: {faction.name} cannot buy {gear!r} (it may buy: {', '.join(_buyable(faction))})")
+                    problems.append(
+                        f"{at}: {faction.name} cannot buy {gear!r} (it may buy: {', '.join(_buyable(faction))})"
+                    )
                 else:
                     total += cost
     if isinstance(budget, int) and total > budget:
-        problems.append(f"{where}: the teams cost {total} points, over the budget of {budget}; drop a team, a perk or gear")
+        problems.append(
+            f"{where}: the teams cost {total} points, over the budget of {budget}; drop a team, a perk or gear"
+        )
     return problems
 
 
@@ -249,9 +266,13 @@ def main(argv: list[str] | None = None) -> int:
     """Check a roster file, or print a new one of standard teams (exit 2: refused)."""
     import yaml
 
-    parser = argparse.ArgumentParser(prog="python -m tabletop.games.dogs_of_war.roster", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tabletop.games.dogs_of_war.roster", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("file", nargs="?", help="a roster YAML file (or a shipped roster's name) to check")
-    parser.add_argument("--new", nargs="+", metavar="FACTION", help="print a roster of these factions' standard teams")
+    parser.add_argument(
+        "--new", nargs="+", metavar="FACTION", help="print a roster of these factions' standard teams"
+    )
     parser.add_argument("--budget", type=int, default=500)
     args = parser.parse_args(argv)
     if args.new:
@@ -274,7 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
-    print(f"{roster.get('name', args.file)}: {cost(roster)} of {roster['budget']} points; {len(models(roster))} models")
+    print(
+        f"{roster.get('name', args.file)}: {cost(roster)} of {roster['budget']} points; {len(models(roster))} models"
+    )
     return 0
 
 

@@ -46,8 +46,19 @@ from . import combat, roster
 from .blasts import blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
-    BLEEDING, BROKEN, DEAD, IMMOBILIZED, MEDICAL, ONE_ACTION, ONE_HANDED, OP_FIRE, OUT, PRONE,
-    STABILIZED, UNCONSCIOUS, num,
+    BLEEDING,
+    BROKEN,
+    DEAD,
+    IMMOBILIZED,
+    MEDICAL,
+    ONE_ACTION,
+    ONE_HANDED,
+    OP_FIRE,
+    OUT,
+    PRONE,
+    STABILIZED,
+    UNCONSCIOUS,
+    num,
 )  # fmt: skip
 from .data import Weapon, data
 from .movement import DogsOfWarMovePolicy
@@ -159,7 +170,11 @@ def grenades_of(piece: Piece) -> dict[str, int]:
 def priority(state: GameState, shooter: Piece) -> list[Piece]:
     """Enemies within 10 inches the shooter sees: they must be targeted first (l.319)."""
     near = data().turn["priority_within"]
-    return [e for e in enemies(state, shooter) if distance(e.hex, shooter.hex) <= near and combat.sees(state, shooter, e)]
+    return [
+        e
+        for e in enemies(state, shooter)
+        if distance(e.hex, shooter.hex) <= near and combat.sees(state, shooter, e)
+    ]
 
 
 def targets(state: GameState, shooter: Piece, reach: int) -> list[Piece]:
@@ -169,7 +184,9 @@ def targets(state: GameState, shooter: Piece, reach: int) -> list[Piece]:
     if first:
         return [e for e in first if distance(e.hex, shooter.hex) <= reach]
     return [
-        e for e in enemies(state, shooter) if distance(e.hex, shooter.hex) <= reach and combat.sees(state, shooter, e)
+        e
+        for e in enemies(state, shooter)
+        if distance(e.hex, shooter.hex) <= reach and combat.sees(state, shooter, e)
     ]
 
 
@@ -254,13 +271,20 @@ class DogsOfWarRules:
             return
         state.tracks["turns"] = int(game.get("turns", data().turn["turn_cap"]))
         objectives = game.get("objectives") or ()
-        state.marks["objectives"] = [state.board.label(h) if isinstance(h, Hex) else str(h) for h in objectives]
+        state.marks["objectives"] = [
+            state.board.label(h) if isinstance(h, Hex) else str(h) for h in objectives
+        ]
         for side in SIDES:
             r = roster.load(str(game[f"{side}-roster"]))
             problems = roster.check(r, str(game[f"{side}-roster"]))
             if problems:
                 raise ValueError("; ".join(problems))
-            self._deploy(state, side, str(game.get(f"{side}-region", f"setup-{'north' if side == BLUE else 'south'}")), r)
+            self._deploy(
+                state,
+                side,
+                str(game.get(f"{side}-region", f"setup-{'north' if side == BLUE else 'south'}")),
+                r,
+            )
 
     def _deploy(self, state: GameState, side: str, region: str, r: Mapping[str, Any]) -> None:
         board = state.board
@@ -274,7 +298,9 @@ class DogsOfWarRules:
             return (-toward * (h.r + h.q / 2 - mid_row), abs(h.q - centre), board.label(h))
 
         open_hexes = [
-            h for h in sorted(zone, key=order) if not policy.is_enclosed(state.map, h) and not state.map.units_at(h)
+            h
+            for h in sorted(zone, key=order)
+            if not policy.is_enclosed(state.map, h) and not state.map.units_at(h)
         ]
         built = roster.models(r)
         spread = max(1, len(open_hexes) // max(1, len(built) * 6))
@@ -296,7 +322,9 @@ class DogsOfWarRules:
             if m.perks:
                 attrs["perks"] = m.perks
             ident = f"{side[0]}-{m.team}-{m.role}"
-            state.map.place(Piece(ident, m.role, h, side, facing=facing, status=m.status, attributes=pairs(attrs)))
+            state.map.place(
+                Piece(ident, m.role, h, side, facing=facing, status=m.status, attributes=pairs(attrs))
+            )
 
     # -- who acts -----------------------------------------------------------------------
 
@@ -350,7 +378,9 @@ class DogsOfWarRules:
         budget = data().turn["op_fire_attack_ap"]
         for p in models(state, side):
             if p.has(OP_FIRE) and able(p) and not p.has(BROKEN):
-                out += [{**a, "do": "op-shot", "as": a["do"]} for a in fire_actions(state, p, budget, only=target)]
+                out += [
+                    {**a, "do": "op-shot", "as": a["do"]} for a in fire_actions(state, p, budget, only=target)
+                ]
         return out
 
     # -- the protocol -----------------------------------------------------------------------
@@ -408,7 +438,12 @@ class DogsOfWarRules:
                 out.append({"do": "bandage", "piece": a.id, "target": a.id})
             if not medical:
                 for f in models(state, str(a.side)):
-                    if f.id != a.id and distance(f.hex, a.hex) == 1 and (f.has(BLEEDING) or f.has(MEDICAL)) and not f.has(DEAD):
+                    if (
+                        f.id != a.id
+                        and distance(f.hex, a.hex) == 1
+                        and (f.has(BLEEDING) or f.has(MEDICAL))
+                        and not f.has(DEAD)
+                    ):
                         out.append({"do": "bandage", "piece": a.id, "target": f.id})
         if not medical:
             if not a.has(PRONE):
@@ -448,7 +483,11 @@ class DogsOfWarRules:
             return None if action.get("do") == END_PHASE["do"] else generic_refusal(state, action)
         do = action.get("do")
         if do == END_PHASE["do"]:
-            return None if self.proposal(state) == END_PHASE else "the phase is not done: every model acts first (l.185)"
+            return (
+                None
+                if self.proposal(state) == END_PHASE
+                else "the phase is not done: every model acts first (l.185)"
+            )
         if do in ("step", "rally"):
             return None if self.proposal(state) == action else f"no {do} now"
         if do == "done" and self.proposal(state) == action:
@@ -523,10 +562,10 @@ class DogsOfWarRules:
                 if roll <= hp:
                     p = replace(p, status=p.status - {UNCONSCIOUS})
                     lines.append(f"{p.id} regains consciousness")
-            if "khat" in combat.innate(p) and not p.has("high"):
-                if dice.d10(f"khat for {p.id}: high on 1-5") <= 5:
-                    p = replace(p, status=p.status | {"high"})
-                    lines.append(f"{p.id} is high on khat: no fatigue or morale (l.1410)")
+            khat = "khat" in combat.innate(p) and not p.has("high")
+            if khat and dice.d10(f"khat for {p.id}: high on 1-5") <= 5:
+                p = replace(p, status=p.status | {"high"})
+                lines.append(f"{p.id} is high on khat: no fatigue or morale (l.1410)")
             ap = data().turn["action_points"] if able(p) else 0
             if p.id in ran_before and "go-faster" not in combat.innate(p) and not p.has("high"):
                 need = num(p, "ft")
@@ -638,6 +677,7 @@ class DogsOfWarRules:
         for order in ("run", "walk", "crawl"):
             r = reach_of(state, p, order, num(p, "ap"))
             if len(r.costs) > 1:
+
                 def score(h: Hex) -> tuple[int, str]:
                     return (min((distance(h, e.hex) for e in foes), default=0), state.board.label(h))
 
@@ -646,8 +686,12 @@ class DogsOfWarRules:
         if best is None or best[1] == p.hex:
             self._end_activation(state, p.id)
             state.map.update(p.with_attr("ap", 0))
-            return lines + [f"{p.id} cannot get away"]
-        return lines + self._do_move(state, {"do": "move", "piece": p.id, "to": state.board.label(best[1]), "order": best[0], "flee": True}, dice)
+            return [*lines, f"{p.id} cannot get away"]
+        return lines + self._do_move(
+            state,
+            {"do": "move", "piece": p.id, "to": state.board.label(best[1]), "order": best[0], "flee": True},
+            dice,
+        )
 
     def _do_move(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         p = state.map.piece(str(action["piece"]))
@@ -764,13 +808,20 @@ class DogsOfWarRules:
             if not able(state.map.piece(victim.id)):
                 continue
             o = odds if victim.id == target.id else combat.to_hit(state, shooter, victim, w, mode, aimed)
-            lines.append(f"to hit {victim.id}: {o.need} or less (" + ", ".join(f"{k} {v:+d}" for k, v in o.parts) + ")")
+            lines.append(
+                f"to hit {victim.id}: {o.need} or less (" + ", ".join(f"{k} {v:+d}" for k, v in o.parts) + ")"
+            )
             for _ in range(n):
                 face = dice.d10(f"to hit {victim.id}: {o.need} or less")
                 hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit and reroll:
                     reroll = False
-                    state.map.update(replace(state.map.piece(shooter.id), status=state.map.piece(shooter.id).status | {"reroll-used"}))
+                    state.map.update(
+                        replace(
+                            state.map.piece(shooter.id),
+                            status=state.map.piece(shooter.id).status | {"reroll-used"},
+                        )
+                    )
                     face = dice.d10(f"Expert Rifleman re-roll (l.972): {o.need} or less")
                     hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit:
@@ -791,14 +842,16 @@ class DogsOfWarRules:
         inside = [p for p in inside if combat.sees(state, shooter, p)]
         return sorted(inside, key=lambda p: (distance(p.hex, target.hex), p.id))
 
-    def _blast_shot(self, state: GameState, shooter: Piece, target: Piece, w: Weapon, dice: Dice) -> list[str]:
+    def _blast_shot(
+        self, state: GameState, shooter: Piece, target: Piece, w: Weapon, dice: Dice
+    ) -> list[str]:
         """A launcher round: to hit as a shot; a miss deviates like a grenade (project)."""
         odds = combat.to_hit(state, shooter, target, w, "ss")
         face = dice.d10(f"to hit {target.id}: {odds.need} or less")
         centre = target.hex
         lines = [f"to hit: {odds.need} or less, rolled {face}"]
         if not (face == 1 or (face != 10 and face <= odds.need)):
-            dev = grenade_deviation(shooter.hex, target.hex, _Faces(dice, 'deviation'))  # type: ignore[arg-type]
+            dev = grenade_deviation(shooter.hex, target.hex, _Faces(dice, "deviation"))  # type: ignore[arg-type]
             centre = dev.lands
             lines.append(f"the round deviates {dev.distance} in (direction {dev.direction})")
         return lines + self._explode(state, centre, str(w.blast), w, dice)
@@ -835,9 +888,11 @@ class DogsOfWarRules:
         target = str(action["target"])
         inner = {k: v for k, v in action.items() if k != "as"} | {"do": str(action["as"])}
         before = state.map.piece(target)
-        lines = [f"op-fire! {action['piece']} interrupts"] + self._shoot(state, inner, dice, True)
+        lines = [f"op-fire! {action['piece']} interrupts", *self._shoot(state, inner, dice, True)]
         now = state.map.piece(target)
-        if state.marks.get("mover") == [target] and (now.status != before.status or num(now, "hp") != num(before, "hp")):
+        if state.marks.get("mover") == [target] and (
+            now.status != before.status or num(now, "hp") != num(before, "hp")
+        ):
             state.marks.pop("path", None)
             state.marks.pop("mover", None)
             lines.append(f"{target}'s move ends")
@@ -866,14 +921,16 @@ class DogsOfWarRules:
                     mod = band["to_hit"]
         need = num(p, "wp") + mod
         face = dice.d10(f"grenade at {t.id}: {need} or less")
-        lines = [f"{p.id} throws a {w.name} at {t.id} ({rng} in{', a difficult throw' if difficult else ''}): {need} or less, rolled {face}"]
+        lines = [
+            f"{p.id} throws a {w.name} at {t.id} ({rng} in{', a difficult throw' if difficult else ''}): {need} or less, rolled {face}"
+        ]
         centre = t.hex
         if not (face == 1 or (face != 10 and face <= need)):
-            dev = grenade_deviation(p.hex, t.hex, _Faces(dice, 'deviation'))  # type: ignore[arg-type]
+            dev = grenade_deviation(p.hex, t.hex, _Faces(dice, "deviation"))  # type: ignore[arg-type]
             centre = dev.lands
             lines.append(f"the grenade deviates {dev.distance} in")
         if "grenade-failure-half" in combat.innate(p) and dice.d10("civilian grenade: fails on 6-10") > 5:
-            return lines + ["the grenade fails to explode (l.1456)"]
+            return [*lines, "the grenade fails to explode (l.1456)"]
         return lines + self._explode(state, centre, str(w.blast), w, dice)
 
     def _deaths_seen(self, state: GameState, dice: Dice) -> list[str]:
@@ -908,7 +965,9 @@ class DogsOfWarRules:
                 return f"{other(side)} wins ({side} has nobody left to fight)"
         if state.phase == "morale" and state.track("over") == 0:
             for side in SIDES:
-                if all(p.has(BROKEN) for p in left[side]) and not all(p.has(BROKEN) for p in left[other(side)]):
+                if all(p.has(BROKEN) for p in left[side]) and not all(
+                    p.has(BROKEN) for p in left[other(side)]
+                ):
                     return f"{other(side)} wins ({side} is broken)"
         if state.track("over"):
             s = score(state)

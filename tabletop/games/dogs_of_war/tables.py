@@ -75,7 +75,9 @@ def wound_table(d: Data) -> Table:
 
 
 def throw_table(d: Data) -> Table:
-    rows = tuple((f"{b['from']}-{b['to']} inches", _signed(int(b["to_hit"]))) for b in d.rules["difficult_throw"])
+    rows = tuple(
+        (f"{b['from']}-{b['to']} inches", _signed(int(b["to_hit"]))) for b in d.rules["difficult_throw"]
+    )
     return Table(
         "throw",
         "Difficult throw modifiers",
@@ -94,7 +96,9 @@ def throw_table(d: Data) -> Table:
 def c4_table() -> Table:
     c4 = blast_table().c4
     names = {1: "quarter pound", 2: "half pound", 3: "three quarters", 4: "full pound"}
-    rows = tuple((names.get(q, str(q)), f"{k} in", f"{m} in", f"{b} in") for q, (k, m, b) in sorted(c4.chart.items()))
+    rows = tuple(
+        (names.get(q, str(q)), f"{k} in", f"{m} in", f"{b} in") for q, (k, m, b) in sorted(c4.chart.items())
+    )
     return Table(
         "c4",
         "C4 chart",
@@ -106,7 +110,11 @@ def c4_table() -> Table:
 
 
 def cq_table(d: Data) -> Table:
-    rows = tuple((k.replace("_", " "), _signed(int(v))) for k, v in d.rules["cq_modifiers"].items() if k != "charge_min_inches")
+    rows = tuple(
+        (k.replace("_", " "), _signed(int(v)))
+        for k, v in d.rules["cq_modifiers"].items()
+        if k != "charge_min_inches"
+    )
     return Table(
         "close-quarters",
         "Close quarters modifiers (not yet played by the rules)",
@@ -142,14 +150,42 @@ def weapons_table(d: Data) -> Table:
         ranges = " ".join(f"<={r}:{_signed(v)}" for r, v in w.ranges)
         cover = f"{w.cover.get('soft', '')}/{w.cover.get('hard', '')}" if w.cover else ""
         text = ", ".join(sorted(w.text)) or "none"
-        rows.append((w.key, w.bloc, str(w.difficulty), str(w.points), modes, ranges, str(w.dpr), str(w.arm), cover, w.blast or "", text))
+        rows.append(
+            (
+                w.key,
+                w.bloc,
+                str(w.difficulty),
+                str(w.points),
+                modes,
+                ranges,
+                str(w.dpr),
+                str(w.arm),
+                cover,
+                w.blast or "",
+                text,
+            )
+        )
     return Table(
         "weapons",
         "Weapons chart (never printed by the text: every field the project's except those named)",
         "Dogs of War Weapons Chart (G1)",
-        ("key", "bloc", "diff", "pts", "modes", "ranges", "DPR", "ARM", "cover s/h", "blast", "fields from the text"),
+        (
+            "key",
+            "bloc",
+            "diff",
+            "pts",
+            "modes",
+            "ranges",
+            "DPR",
+            "ARM",
+            "cover s/h",
+            "blast",
+            "fields from the text",
+        ),
         tuple(rows),
-        ("weapons.yaml cites the line of each field the text gives; every other field is the project's choice.",),
+        (
+            "weapons.yaml cites the line of each field the text gives; every other field is the project's choice.",
+        ),
     )
 
 
@@ -158,7 +194,10 @@ def factions_table(d: Data) -> Table:
     for f in d.factions.values():
         s = f.stats
         weapons = ", ".join(
-            str(r.get("weapon") or ("/".join(r["choice"]) if isinstance(r.get("choice"), list) else "player's choice"))
+            str(
+                r.get("weapon")
+                or ("/".join(r["choice"]) if isinstance(r.get("choice"), list) else "player's choice")
+            )
             for r in f.roles
         )
         rows.append((

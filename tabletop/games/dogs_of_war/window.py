@@ -89,7 +89,11 @@ def odds_rows(state: GameState, piece: Piece) -> list[Row]:
             o = combat.to_hit(state, piece, t, w, mode)
             parts = ", ".join(f"{k} {v:+d}" for k, v in o.parts[1:])
             cover = f"; {o.cover} cover roll" if o.cover else ""
-            rows.append(Row(f"{t.id} {mode.upper()}: {o.need} or less ({o.chance:.0%} a die) = WP {o.parts[0][1]} {parts}{cover}"))
+            rows.append(
+                Row(
+                    f"{t.id} {mode.upper()}: {o.need} or less ({o.chance:.0%} a die) = WP {o.parts[0][1]} {parts}{cover}"
+                )
+            )
     if not targets:
         rows.append(Row("no enemy in range and in sight", "dim"))
     return rows
@@ -105,7 +109,9 @@ def op_fire_watch(state: GameState, side: str) -> Overlay:
         for h in hexes_within(p.hex, min(ruleset.weapon_of(p).max_range, 24)):
             if h != p.hex and state.board.grid.contains(h):
                 watched[h] = watched.get(h, 0) + 1
-    marks = tuple(Mark(h, "bad", str(n)) for h, n in sorted(watched.items(), key=lambda kv: (kv[0].q, kv[0].r)))
+    marks = tuple(
+        Mark(h, "bad", str(n)) for h, n in sorted(watched.items(), key=lambda kv: (kv[0].q, kv[0].r))
+    )
     legend = [LegendEntry("bad", "within range of this many models on op-fire (l.231)")]
     if not marks:
         legend.append(LegendEntry(None, f"no {side} model is on op-fire"))
