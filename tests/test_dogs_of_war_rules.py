@@ -297,3 +297,73 @@ def test_nothing_illegal_is_accepted_out_of_turn(end: dict[str, str]) -> None:
     assert g.refusal({"do": "activate", "piece": piece.id}) is not None
     assert g.refusal(dict(end)) is not None
     assert active(g.state) is None
+
+
+# --- the text's worked examples and close quarters ------------------------------------------
+
+
+def test_weapon_knowledge_4_against_difficulty_3_needs_6_or_less() -> None:
+    # ABILITIES l.126 (the Iraqi soldier and the M16A2)
+    assert combat.wk_need(4, data().weapon("m16a2").difficulty) == 6
+
+
+def test_firing_into_a_melee_three_friends_against_two_needs_4_outnumbered_by_two_needs_7() -> None:
+    # FIRING INTO CLOSE QUARTERS COMBAT l.637
+    assert combat.melee_fire_need(3, 2) == 4
+    assert combat.melee_fire_need(1, 3) == 7
+    assert combat.melee_fire_need(1, 1) == 5  # l.635: 5 or less hits the intended target
+
+
+def test_tackle_and_close_quarters_are_five_plus_own_minus_the_opponents() -> None:
+    # TACKLING l.617; CLOSE QUARTERS COMBAT l.557
+    assert combat.tackle_need(5, 4) == 6 and combat.tackle_need(4, 5) == 4
+    assert combat.cq_need(5, 3) == 7 and combat.cq_need(3, 5) == 3
+
+
+def test_the_close_quarters_modifiers_table() -> None:
+    # CLOSE QUARTERS COMBAT MODIFIERS l.563-605
+    m = data().rules["cq_modifiers"]
+    assert (m["charge"], m["bayonet"], m["high_ground"], m["prone"], m["charged_in_cover"]) == (
+        1,
+        1,
+        1,
+        -1,
+        1,
+    )
+    assert (m["trained"], m["deadly_hands"], m["opponent_fired"], m["charge_min_inches"]) == (1, 2, 1, 3)
+
+
+def test_a_close_quarters_attack_costs_its_ap_and_rolls_against_both_cq_scores() -> None:
+    # l.557: an unarmed attack costs 2 AP; CHARGE l.565 +1 after a run
+    g = game()
+    state = g.state
+    blue = next(p for p in models(state, "blue") if p.type == "scout")  # CQ 5
+    red = next(p for p in models(state, "red") if p.attr("faction") == "somali-civilians")  # CQ 3
+    clear_field(state, {blue.id, red.id})
+    put(state, blue.id, "2420")
+    put(state, red.id, "2421")
+    state.marks["active"] = [blue.id]
+    rules = DogsOfWarRules()
+    choices = rules.model_actions(state, state.map.piece(blue.id))
+    attack = {"do": "cq", "piece": blue.id, "target": red.id, "weapon": "unarmed"}
+    assert attack in choices and {**attack, "weapon": "knife"} in choices
+    lines = rules.apply(state, attack, Faces(8))  # type: ignore[arg-type]  # 5 + 5 - 3 = 7: 8 misses
+    assert state.map.piece(blue.id).attr("ap") == 8
+    assert "7 or less" in lines[0] and lines[-1] == "no hit"
+    state.mark("moving-run", blue.id)
+    lines = rules.apply(state, attack, Faces(8, 2, 9, 1))  # type: ignore[arg-type]  # charge: 8 or less hits; a near miss, nerve held
+    assert "8 or less" in lines[0] and "charge (l.565) +1" in lines[0]
+    assert any("hit in the chest" in line for line in lines)
+
+
+def test_the_morale_modifiers() -> None:
+    # MORALE MODIFIERS l.744-745
+    m = data().rules["morale"]
+    assert (m["leader_killed"], m["team_lost_in_turn"], m["break_fraction"]) == (-1, -2, 0.5)
+
+
+def test_the_c4_chart() -> None:
+    # C4 l.826-829: kill zone, multiple wound radius, blast radius by charge
+    from tabletop.games.dogs_of_war.blasts import default_table
+
+    assert dict(default_table().c4.chart) == {1: (2, 3, 4), 2: (3, 4, 6), 3: (4, 5, 8), 4: (5, 6, 10)}

@@ -58,6 +58,10 @@ def shot_value(state: GameState, a: Action) -> float:
     target = state.map.piece(str(a["target"]))
     do = str(a.get("as", a["do"]))
     worth = 1.0 + model_points(target) / 60 + (0.3 if num(target, "hp") <= 2 else 0.0)
+    if do == "cq":
+        cq = data().weapon(str(a["weapon"])).cq
+        need = combat.cq_need(num(shooter, "cq"), num(target, "cq"))
+        return min(9, max(1, need)) / 10 * (0.35 + 0.1 * int(cq["cqdpr"])) * worth
     if do == "fire":
         w = weapon_of(shooter)
         mode = str(a.get("mode", "ss"))
@@ -90,6 +94,8 @@ def ap_cost(state: GameState, a: Action) -> int:
         return m.ap + (2 if a.get("aimed") else 0)
     if do == "launch":
         return data().weapon(str(shooter.attr("launcher"))).modes["ss"].ap
+    if do == "cq":
+        return int(data().weapon(str(a["weapon"])).cq["ap"])
     return 3
 
 
@@ -144,7 +150,7 @@ class TacticalBot:
             t = state.map.piece(str(c["target"]))
             if t.has(BLEEDING) or t.has(MEDICAL):
                 return c
-        shots = by_do.get("fire", []) + by_do.get("launch", []) + by_do.get("throw", [])
+        shots = by_do.get("fire", []) + by_do.get("launch", []) + by_do.get("throw", []) + by_do.get("cq", [])
         if shots:
             best = max(shots, key=lambda c: (shot_value(state, c) / ap_cost(state, c), shot_value(state, c)))
             if shot_value(state, best) > 0.05:

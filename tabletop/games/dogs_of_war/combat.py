@@ -281,3 +281,61 @@ def shell_shock(state: GameState, piece: Piece, dice: Dice, near_miss: bool = Fa
 def innate(piece: Piece) -> frozenset[str]:
     faction = data().factions.get(str(piece.attr("faction", "")))
     return faction.innate if faction is not None else frozenset()
+
+
+# --- the text's formulas (worked examples as tests) --------------------------------------
+
+
+def wk_need(wk: int, difficulty: int) -> int:
+    """Weapon Knowledge check (ABILITIES l.126): 5 + (WK - difficulty); WK 4 against
+    difficulty 3 needs 6 or less."""
+    return 5 + (wk - difficulty)
+
+
+def cq_need(attacker: int, defender: int) -> int:
+    """Close quarters (l.539, 557): 5 + attacker's modified CQ - defender's."""
+    return data().rules["cq_base"] + attacker - defender
+
+
+def tackle_need(own_st: int, their_st: int) -> int:
+    """Opposed Strength Check (TACKLING l.617): 5 + your ST - opponent's ST."""
+    return 5 + own_st - their_st
+
+
+def melee_fire_need(friends: int, enemies: int) -> int:
+    """Firing into close quarters (l.633-637): D10 <= 5 - (friends - enemies) hits the
+    intended enemy; 3 friends against 2 enemies need 4, outnumbered by 2 need 7."""
+    return 5 - (friends - enemies)
+
+
+def cq_modifiers(
+    state: GameState, me: Piece, them: Piece, charging: bool, bayonet: bool
+) -> list[tuple[str, int]]:
+    """The CQ modifiers of ``me`` against ``them`` (CLOSE QUARTERS COMBAT MODIFIERS
+    l.563-605): charge, bayonet, high ground, prone, charged in cover, trained, deadly
+    hands, the opponent's ranged attack."""
+    m = data().rules["cq_modifiers"]
+    out: list[tuple[str, int]] = []
+    if charging:
+        out.append(("charge (l.565)", m["charge"]))
+        if bayonet:
+            out.append(("fixed bayonet (l.569)", m["bayonet"]))
+    pol = policy()
+    if pol.level_of(state.map, me.hex, me) - pol.level_of(state.map, them.hex, them) >= 1:
+        out.append(("high ground (l.573)", m["high_ground"]))
+    if me.has(PRONE) and not them.has(PRONE):
+        out.append(("prone (l.577)", m["prone"]))
+    perks = me.attr("perks", ())
+    if isinstance(perks, tuple) and "deadly-hands" in perks:
+        out.append(("deadly hands (l.599)", m["deadly_hands"]))
+    elif isinstance(perks, tuple) and "trained" in perks:
+        out.append(("trained (l.585)", m["trained"]))
+    if state.marked("fired-last", them.id):
+        out.append(("opponent made a ranged attack (l.603)", m["opponent_fired"]))
+    return out
+
+
+def in_cover(state: GameState, piece: Piece) -> bool:
+    """Whether the model stands in cover terrain (for CHARGED IN COVER l.581)."""
+    props = state.board.terrain_types[state.map.terrain_at(piece.hex)].properties
+    return props.get("cover") in ("soft", "hard")

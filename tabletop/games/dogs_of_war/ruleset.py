@@ -245,6 +245,42 @@ def throw_actions(state: GameState, piece: Piece, ap: int) -> list[Action]:
     return out
 
 
+def cq_weapons(piece: Piece) -> list[str]:
+    """What the model may fight with hand to hand: bare hands, its knife, its weapon's
+    butt, its bayonet once fixed (weapons.yaml ``cq``)."""
+    out = ["unarmed"]
+    faction = data().factions.get(str(piece.attr("faction", "")))
+    if faction is not None and faction.gear.get("knife"):
+        out.append("knife")
+    if weapon_of(piece).cq and not piece.has(ONE_HANDED):
+        out.append(str(piece.attr("weapon")))
+    if piece.has("bayonet-fixed") and not piece.has(ONE_HANDED):
+        out.append("bayonet")
+    return out
+
+
+def cq_actions(state: GameState, piece: Piece, ap: int) -> list[Action]:
+    """Close quarters with an enemy in base-to-base contact (an adjacent hex, G11; l.557)."""
+    out: list[Action] = []
+    for e in enemies(state, piece):
+        if distance(e.hex, piece.hex) != 1:
+            continue
+        for key in cq_weapons(piece):
+            if int(data().weapon(key).cq["ap"]) <= ap:
+                out.append({"do": "cq", "piece": piece.id, "target": e.id, "weapon": key})
+    faction = data().factions.get(str(piece.attr("faction", "")))
+    bayonet = faction is not None and faction.gear.get("bayonet") and weapon_of(piece).hands == 2
+    fix = int(data().weapon("bayonet").cq["fix_ap"])
+    if (
+        bayonet
+        and not piece.has("bayonet-fixed")
+        and ap >= fix
+        and not any(distance(e.hex, piece.hex) == 1 for e in enemies(state, piece))
+    ):
+        out.append({"do": "fix-bayonet", "piece": piece.id})
+    return out
+
+
 # --- the ruleset -------------------------------------------------------------------------
 
 
@@ -362,7 +398,19 @@ class DogsOfWarRules:
         if free_play(state):
             return None
         do = action.get("do")
-        if do not in ("step", "move", "fire", "launch", "throw", "stand", "bandage", "prone", "op-fire"):
+        if do not in (
+            "step",
+            "move",
+            "fire",
+            "launch",
+            "throw",
+            "stand",
+            "bandage",
+            "prone",
+            "op-fire",
+            "cq",
+            "fix-bayonet",
+        ):
             return None
         try:
             mover = state.map.piece(str(action.get("piece")))
@@ -432,6 +480,7 @@ class DogsOfWarRules:
         if can_attack(state, a):
             out += fire_actions(state, a, ap)
             out += throw_actions(state, a, ap)
+            out += cq_actions(state, a, ap)
         bandage = data().rules["medical"]["bandage_ap"]
         if ap >= bandage:
             if (a.has(BLEEDING) or medical) and not a.has(UNCONSCIOUS):
@@ -639,6 +688,8 @@ class DogsOfWarRules:
         p = state.map.piece(str(action["piece"]))
         state.marks["active"] = [p.id]
         state.mark("activated", p.id)
+        if state.marked("fired-last", p.id):
+            state.marks["fired-last"].remove(p.id)
         for key in ("moving-walk", "moving-run", "attacked"):
             state.marks.pop(key, None)
         lines = [f"{p.side} activates {p.id} ({num(p, 'ap')} AP)"]
@@ -782,6 +833,7 @@ class DogsOfWarRules:
         else:
             self._spend(state, shooter, cost)
             state.mark("attacked", shooter.id)
+        state.mark("fired-last", shooter.id)
         shooter = state.map.piece(shooter.id)
         if launch:
             state.map.update(shooter.with_attr("rounds", num(shooter, "rounds") - 1))
@@ -829,8 +881,34 @@ class DogsOfWarRules:
                 now = state.map.piece(victim.id)
                 if not able(now):
                     break
+                now, more = self._into_melee(state, shooter, now, dice)
+                lines += more
                 lines += combat.resolve_hit(state, now, w, o, aimed, dice)
         return lines + self._deaths_seen(state, dice)
+
+    def _into_melee(
+        self, state: GameState, shooter: Piece, victim: Piece, dice: Dice
+    ) -> tuple[Piece, list[str]]:
+        """FIRING INTO CLOSE QUARTERS COMBAT l.633-637: a hit on an enemy in contact with
+        the shooter's friends lands on him on D10 <= 5 - (friends - enemies) in the
+        melee, else on a friend (the nearest by id: project's choice)."""
+        friends = [
+            p for p in models(state, str(shooter.side))
+            if p.id != shooter.id and able(p) and distance(p.hex, victim.hex) == 1
+        ]  # fmt: skip
+        if not friends:
+            return victim, []
+        foes = [
+            p
+            for p in models(state, str(victim.side))
+            if able(p) and any(distance(p.hex, f.hex) == 1 for f in friends)
+        ]
+        need = combat.melee_fire_need(len(friends), len(foes))
+        face = dice.d10(f"firing into close quarters: {need} or less hits the enemy")
+        if face <= need:
+            return victim, [f"into the melee: rolled {face}, the round finds {victim.id}"]
+        friend = sorted(friends, key=lambda p: p.id)[0]
+        return friend, [f"into the melee: rolled {face}, the round hits {friend.id} instead (l.635)"]
 
     def _corridor(self, state: GameState, shooter: Piece, target: Piece, w: Weapon) -> list[Piece]:
         """The other models in the full-auto corridor (l.416), nearest the target first
@@ -899,6 +977,43 @@ class DogsOfWarRules:
         if active(state) is not None and not able(state.map.piece(state.marks["active"][0])):
             self._end_activation(state, state.marks["active"][0])
         return lines
+
+    def _do_fix_bayonet(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(
+            state, state.map.piece(str(action["piece"])), int(data().weapon("bayonet").cq["fix_ap"])
+        )
+        state.map.update(replace(p, status=p.status | {"bayonet-fixed"}))
+        return [f"{p.id} fixes his bayonet (2 AP, l.569)"]
+
+    def _do_cq(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """CLOSE QUARTERS COMBAT l.537-561: D10 <= 5 + own modified CQ - the defender's;
+        damage D10 - CQDPR on the wound chart (armour with no ARM: project's reading)."""
+        p = state.map.piece(str(action["piece"]))
+        t = state.map.piece(str(action["target"]))
+        w = data().weapon(str(action["weapon"]))
+        p = self._spend(state, p, int(w.cq["ap"]))
+        state.mark("attacked", p.id)
+        charging = state.marked("moving-run", p.id)
+        mine = combat.cq_modifiers(state, p, t, charging, w.key == "bayonet")
+        theirs = combat.cq_modifiers(state, t, p, False, False)
+        if charging and combat.in_cover(state, t):
+            theirs.append(("charged in cover (l.581)", data().rules["cq_modifiers"]["charged_in_cover"]))
+        a_cq = num(p, "cq") + sum(v for _, v in mine)
+        d_cq = num(t, "cq") + sum(v for _, v in theirs)
+        need = combat.cq_need(a_cq, d_cq)
+        face = dice.d10(f"close quarters: {need} or less")
+        hit = face == 1 or (face != 10 and face <= need)
+        parts = ", ".join(f"{k} {v:+d}" for k, v in mine + [(f"{t.id}'s {k}", -v) for k, v in theirs])
+        lines = [f"{p.id} attacks {t.id} hand to hand with {w.name}: CQ {a_cq} against {d_cq}, "
+                 f"{need} or less{' (' + parts + ')' if parts else ''}; rolled {face}"]  # fmt: skip
+        if not hit:
+            return lines + ["no hit"]
+        cq_weapon = replace(w, dpr=int(w.cq["cqdpr"]), arm=0)
+        return (
+            lines
+            + combat.resolve_hit(state, t, cq_weapon, None, False, dice)
+            + self._deaths_seen(state, dice)
+        )
 
     def _do_throw(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         """GRENADES l.647-688: 3 AP; WP with the difficult-throw modifier when the target
