@@ -255,8 +255,8 @@ def morale_check(state: GameState, piece: Piece, dice: Dice, modifier: int = 0, 
     """D10 <= ML + modifiers (MORALE l.716); Disciplined ignores the first (l.973)."""
     if immune(piece):
         return True
-    if "disciplined" in innate(piece) and not piece.has("discipline-used"):
-        state.map.update(replace(piece, status=piece.status | {"discipline-used"}))
+    if "disciplined" in innate(piece) and not state.marked("discipline-used", piece.id):
+        state.mark("discipline-used", piece.id)
         return True
     need = num(piece, "ml") + modifier
     return dice.d10(f"{what} check for {piece.id}: {need} or less") <= need

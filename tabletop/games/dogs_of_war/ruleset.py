@@ -20,7 +20,9 @@ State kept (plain data, saved with the game):
   activation: firer modifiers), ``ran-before`` (ran last turn: fatigue), ``path``/``mover``
   (a move applied hex by hex so op-fire can interrupt it), ``attacked`` (an attack made
   this activation: one-action arms), ``killed-this-turn``, ``broken-teams``,
-  ``conditions`` (the scenario's: night), ``objectives``.
+  ``conditions`` (the scenario's: night), ``objectives``, ``reroll-used`` (Expert
+  Rifleman spent, l.972), ``discipline-used`` (Disciplined spent, l.973), ``fired-last``
+  (made a ranged attack in his last activation: CQ l.603), ``shock-done``.
 
 A scenario with no rosters (``game:`` without ``blue-roster``/``red-roster``, as
 ``dogs-of-war-demo``) is free play on the Dogs of War table: the rules step aside.
@@ -562,6 +564,28 @@ class DogsOfWarRules:
         lines: list[str] = handler(state, action, dice)
         return lines
 
+    # -- what the window asks (optional hooks; words.py) ---------------------------------
+
+    def phase_rules(self, state: GameState) -> list[str]:
+        from . import words
+
+        return words.phase_rules(state)
+
+    def status(self, state: GameState) -> str:
+        from . import words
+
+        return words.status(state)
+
+    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
+        from . import words
+
+        return words.unit_lines(state, piece)
+
+    def describe(self, state: GameState, action: Action) -> str:
+        from . import words
+
+        return words.describe(state, action)
+
     def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
         """A counter dragged in the window: in free play the table's own move; in a game,
         the active model's walk (or crawl, else run) to that hex if it is legal."""
@@ -855,7 +879,7 @@ class DogsOfWarRules:
                     volleys.append((others[i % len(others)], 1))
         else:
             volleys.append((target, m.dice))
-        reroll = "expert-rifleman" in combat.innate(shooter) and not shooter.has("reroll-used")
+        reroll = "expert-rifleman" in combat.innate(shooter) and not state.marked("reroll-used", shooter.id)
         for victim, n in volleys:
             if not able(state.map.piece(victim.id)):
                 continue
@@ -868,12 +892,7 @@ class DogsOfWarRules:
                 hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit and reroll:
                     reroll = False
-                    state.map.update(
-                        replace(
-                            state.map.piece(shooter.id),
-                            status=state.map.piece(shooter.id).status | {"reroll-used"},
-                        )
-                    )
+                    state.mark("reroll-used", shooter.id)
                     face = dice.d10(f"Expert Rifleman re-roll (l.972): {o.need} or less")
                     hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit:
@@ -1007,7 +1026,7 @@ class DogsOfWarRules:
         lines = [f"{p.id} attacks {t.id} hand to hand with {w.name}: CQ {a_cq} against {d_cq}, "
                  f"{need} or less{' (' + parts + ')' if parts else ''}; rolled {face}"]  # fmt: skip
         if not hit:
-            return lines + ["no hit"]
+            return [*lines, "no hit"]
         cq_weapon = replace(w, dpr=int(w.cq["cqdpr"]), arm=0)
         return (
             lines
