@@ -367,3 +367,22 @@ def test_the_c4_chart() -> None:
     from tabletop.games.dogs_of_war.blasts import default_table
 
     assert dict(default_table().c4.chart) == {1: (2, 3, 4), 2: (3, 4, 6), 3: (4, 5, 8), 4: (5, 6, 10)}
+
+
+def test_a_friend_in_contact_may_spend_3_ap_to_wake_an_unconscious_model() -> None:
+    # UNCONSCIOUS l.513: 3 AP, -2 to the roll; never at 0 HP or less
+    g = game()
+    state = g.state
+    a, b = [p for p in models(state, "blue")][:2]
+    clear_field(state, {a.id, b.id})
+    put(state, a.id, "2420")
+    put(state, b.id, "2421", status=frozenset({"unconscious", "prone"}))
+    state.map.update(state.map.piece(b.id).with_attr("hp", 2))
+    state.marks["active"] = [a.id]
+    rules = DogsOfWarRules()
+    wake = {"do": "wake", "piece": a.id, "target": b.id}
+    assert wake in rules.model_actions(state, state.map.piece(a.id))
+    rules.apply(state, wake, Faces(4))  # type: ignore[arg-type]  # 4 - 2 = 2 <= HP 2
+    assert not state.map.piece(b.id).has("unconscious") and state.map.piece(a.id).attr("ap") == 7
+    state.map.update(replace(state.map.piece(b.id), status=frozenset({"unconscious"})).with_attr("hp", 0))
+    assert wake not in rules.model_actions(state, state.map.piece(a.id))

@@ -75,3 +75,12 @@ def test_tables_print_every_printed_table_and_the_weapons_as_encoded() -> None:
     assert len(weapons.rows) == len(data().weapons)
     m16 = next(r for r in weapons.rows if r[0] == "m16a2")
     assert m16[-1] == "difficulty, modes"  # the fields the text gives; the rest the project's
+
+
+def test_the_sheet_says_a_model_with_a_flesh_wound_is_wounded() -> None:
+    # DAMAGE ASSESSMENT l.449: "Minor flesh wound. Subtract 1 Health Point" leaves no status word
+    g = game()
+    blue = next(p for p in models(g.state, "blue") if p.type == "scout")
+    g.state.map.update(blue.with_attr("hp", 4))
+    sheet = DogsOfWarExtras().panels(g.state, blue.id)[0]
+    assert sheet.rows[-1].text == "state: wounded (-1 HP)"

@@ -79,7 +79,7 @@ def shot_value(state: GameState, a: Action) -> float:
         if d <= 2 and p.status.isdisjoint(combat.OUT):
             blast_worth += (0.9 if d == 0 else 0.45) * (1 if p.side != shooter.side else -2.5)
     if do == "launch":
-        w = combat.data().weapon(str(shooter.attr("launcher")))
+        w = data().weapon(str(shooter.attr("launcher")))
         odds = combat.to_hit(state, shooter, target, w, "ss")
         return max(0.0, (0.35 + 0.65 * odds.chance) * blast_worth) * worth
     need = num(shooter, "wp")
@@ -150,6 +150,8 @@ class TacticalBot:
             t = state.map.piece(str(c["target"]))
             if t.has(BLEEDING) or t.has(MEDICAL):
                 return c
+        for c in by_do.get("wake", []):
+            return c
         shots = by_do.get("fire", []) + by_do.get("launch", []) + by_do.get("throw", []) + by_do.get("cq", [])
         if shots:
             best = max(shots, key=lambda c: (shot_value(state, c) / ap_cost(state, c), shot_value(state, c)))
@@ -199,6 +201,9 @@ class TacticalBot:
         mine = len(fighting(state, str(a.side)))
         theirs = len(foes)
         want = 12 if mine >= theirs else 18
+        night = combat.NIGHT in combat.conditions(state)
+        if night and combat.policy().kit_of(a) is None:
+            want = combat.policy().table.night_sight - 3  # in the dark: close in to see (l.299)
 
         def base(c: Action) -> float:
             h = state.board.hex_of(str(c["to"]))

@@ -8,9 +8,10 @@ the bots and the window read ``to_hit`` to show the odds the rules roll by.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from tabletop.engine.dice import Dice
 from tabletop.engine.los import LosQuery, LosResult, line_of_sight
@@ -194,7 +195,7 @@ def wound(state: GameState, target: Piece, location: str, dpr: int, dice: Dice) 
 
 
 def apply_wound(
-    state: GameState, piece: Piece, location: str, modified: int, cell: dict[str, object], dice: Dice
+    state: GameState, piece: Piece, location: str, modified: int, cell: Mapping[str, Any], dice: Dice
 ) -> list[str]:
     """The chart's cell applied to ``piece``: killed, HP, status words, checks."""
     if cell.get("killed"):
@@ -294,7 +295,7 @@ def wk_need(wk: int, difficulty: int) -> int:
 
 def cq_need(attacker: int, defender: int) -> int:
     """Close quarters (l.539, 557): 5 + attacker's modified CQ - defender's."""
-    return data().rules["cq_base"] + attacker - defender
+    return int(data().rules["cq_base"]) + attacker - defender
 
 
 def tackle_need(own_st: int, their_st: int) -> int:

@@ -496,6 +496,11 @@ class DogsOfWarRules:
                         and not f.has(DEAD)
                     ):
                         out.append({"do": "bandage", "piece": a.id, "target": f.id})
+        wake = data().rules["medical"]["wake_ap"]
+        if ap >= wake and not medical:
+            for f in models(state, str(a.side)):
+                if f.has(UNCONSCIOUS) and num(f, "hp") > 0 and distance(f.hex, a.hex) == 1:
+                    out.append({"do": "wake", "piece": a.id, "target": f.id})
         if not medical:
             if not a.has(PRONE):
                 out.append({"do": "prone", "piece": a.id})
@@ -834,6 +839,18 @@ class DogsOfWarRules:
         state.map.update(replace(t, status=(t.status - {BLEEDING, MEDICAL}) | {STABILIZED}))
         who = "his own wound" if t.id == p.id else f"{t.id}'s wound"
         return [f"{p.id} bandages {who}: stabilized (GIVING AID l.517-519)"]
+
+    def _do_wake(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """UNCONSCIOUS l.513: a friend in contact spends 3 AP: D10 - 2 <= HP wakes him;
+        never at 0 HP or less."""
+        med = data().rules["medical"]
+        p = self._spend(state, state.map.piece(str(action["piece"])), int(med["wake_ap"]))
+        t = state.map.piece(str(action["target"]))
+        face = dice.d10(f"{p.id} tries to wake {t.id}: D10 - {med['wake_bonus']} <= {num(t, 'hp')}")
+        if face - int(med["wake_bonus"]) <= num(t, "hp"):
+            state.map.update(replace(t, status=t.status - {UNCONSCIOUS}))
+            return [f"{p.id} wakes {t.id} (rolled {face})"]
+        return [f"{t.id} does not come round (rolled {face})"]
 
     def _do_demand(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         t = state.map.piece(str(action["target"]))

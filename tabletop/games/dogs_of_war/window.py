@@ -69,6 +69,9 @@ def sheet_rows(piece: Piece) -> list[Row]:
     if grenades:
         rows.append(Row("grenades: " + ", ".join(f"{n} {k}" for k, n in grenades.items())))
     words = [w for w in WOUND_WORDS if piece.has(w)]
+    lost = num(piece, "hp-max") - num(piece, "hp")
+    if lost > 0:
+        words.insert(0, f"wounded (-{lost} HP)")
     rows.append(Row("state: " + (", ".join(words) if words else "unhurt"), "bad" if words else "dim"))
     return rows
 
