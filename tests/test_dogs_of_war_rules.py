@@ -386,3 +386,20 @@ def test_a_friend_in_contact_may_spend_3_ap_to_wake_an_unconscious_model() -> No
     assert not state.map.piece(b.id).has("unconscious") and state.map.piece(a.id).attr("ap") == 7
     state.map.update(replace(state.map.piece(b.id), status=frozenset({"unconscious"})).with_attr("hp", 0))
     assert wake not in rules.model_actions(state, state.map.piece(a.id))
+
+
+def test_a_run_through_rubble_checks_strength_or_falls_prone() -> None:
+    # ACTION POINTS, Run in Rubble l.209: roll ST or less or fall prone at the end
+    g = game()
+    state = g.state
+    blue = next(p for p in models(state, "blue") if p.type == "scout")  # ST 5
+    clear_field(state, {blue.id})
+    put(state, blue.id, "1318")  # beside the rubble of the ruined stone house, 1319-1521
+    state.marks["active"] = [blue.id]
+    rules = DogsOfWarRules()
+    run = {"do": "move", "piece": blue.id, "to": "1320", "order": "run"}
+    assert run in rules.moves(state, state.map.piece(blue.id))
+    lines = rules.apply(state, run, Faces(9))  # type: ignore[arg-type]
+    while state.marks.get("path"):
+        lines += rules.apply(state, {"do": "step", "piece": blue.id}, Faces(9))  # type: ignore[arg-type]
+    assert state.map.piece(blue.id).has("prone") and any("rubble" in line for line in lines)

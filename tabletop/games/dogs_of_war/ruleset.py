@@ -517,20 +517,19 @@ class DogsOfWarRules:
         return out
 
     def moves(self, state: GameState, a: Piece, medical: bool = False) -> list[Action]:
-        """Walks, runs and crawls within the AP left (a model needing medical attention
-        only walks or crawls, l.485)."""
+        """Walks, runs and crawls within the AP left, each order to every hex it reaches
+        (a short run is cheaper than a walk, and it costs to hit: the player's choice; a
+        model needing medical attention only walks or crawls, l.485)."""
         ap = num(a, "ap")
         out: list[Action] = []
         orders = ["crawl"] if a.has(PRONE) else ["walk"]
         if not medical and not a.has(PRONE):
             orders.append("run")
-        seen: set[Hex] = set()
         for order in orders:
             r = reach_of(state, a, order, ap)
             for h in sorted(r.costs, key=lambda h: (r.costs[h], h.q, h.r)):
-                if h == a.hex or h in seen:
+                if h == a.hex:
                     continue
-                seen.add(h)
                 out.append({"do": "move", "piece": a.id, "to": state.board.label(h), "order": order})
         return out
 
@@ -789,6 +788,8 @@ class DogsOfWarRules:
         state.mark("moving-run" if order == "run" else "moving-walk", p.id)
         state.marks["mover"] = [p.id]
         state.marks["path"] = [state.board.label(h) for h in path]
+        if order == "run" and any(_move_policy().is_rubble(state.map, h) for h in path):
+            state.marks["rubble-run"] = [p.id]
         lines = [f"{p.id} {'runs' if order == 'run' else order + 's'} toward {action['to']} ({cost} AP)"]
         return lines + self._do_step(state, {"do": "step", "piece": p.id}, dice)
 
@@ -810,10 +811,17 @@ class DogsOfWarRules:
     def _after_move(self, state: GameState, piece_id: str, dice: Dice) -> list[str]:
         """A broken model's flight ends its activation; a rubble run risks a fall (l.209)."""
         p = state.map.piece(piece_id)
+        lines: list[str] = []
+        if state.marks.pop("rubble-run", None) == [p.id]:
+            need = num(p, "st")
+            if dice.d10(f"run in rubble: ST {need} or less, else {p.id} falls prone") > need:
+                p = replace(p, status=p.status | {PRONE})
+                state.map.update(p)
+                lines.append(f"{p.id} falls prone running through rubble (l.209)")
         if p.has(BROKEN):
             self._end_activation(state, p.id)
             state.map.update(p.with_attr("ap", 0))
-        return []
+        return lines
 
     def _do_prone(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         p = state.map.piece(str(action["piece"]))
