@@ -41,7 +41,9 @@ def game(seed: int = 3) -> Game:
     g = new_game(opened, DogsOfWarRules(), seed=seed)
     g.use_seeded_dice()
     auto_setup(g)
-    g.run()  # the start of turn 1 (upkeep, initiative) up to the first activation
+    g.run()  # the start of turn 1 (upkeep, initiative) up to the winner's choice
+    g.play({"do": "first", "side": g.actor()})  # the winner goes first
+    g.run()
     return g
 
 
@@ -76,10 +78,29 @@ def test_initiative_is_d10_minus_the_leaders_cc_and_the_lowest_wins() -> None:
     g = game()
     rules = DogsOfWarRules()
     lines = rules._initiative(g.state, Faces(9, 7))  # type: ignore[arg-type]
-    assert g.state.track("first") == 1 and "red activates first" in lines[0]
+    assert g.state.track("initiative") == 1 and "red wins" in lines[0]
+    assert g.state.track("choosing") == 1  # the winner decides who activates first (l.187)
     # a tie is rolled again (G4): 8-7 = 1 against 7-6 = 1, then 1-7 against 10-6
     rules._initiative(g.state, Faces(8, 7, 1, 10))  # type: ignore[arg-type]
-    assert g.state.track("first") == 0
+    assert g.state.track("initiative") == 0
+
+
+def test_the_initiative_winner_may_let_the_opponent_activate_first() -> None:
+    # INITIATIVE AND TURN SEQUENCE l.187
+    opened = open_map_or_scenario("dogs-of-war")
+    g = new_game(opened, DogsOfWarRules(), seed=3)
+    g.use_seeded_dice()
+    auto_setup(g)
+    g.run()
+    winner = g.actor()
+    loser = "red" if winner == "blue" else "blue"
+    assert g.state.phase == "upkeep" and g.choices(winner) == [
+        {"do": "first", "side": winner},
+        {"do": "first", "side": loser},
+    ]
+    g.play({"do": "first", "side": loser})
+    g.run()
+    assert g.state.phase == "activations" and g.actor() == loser
 
 
 def test_sides_alternate_activating_one_model_at_a_time() -> None:

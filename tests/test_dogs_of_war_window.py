@@ -19,6 +19,8 @@ def game():  # type: ignore[no-untyped-def]
     g.use_seeded_dice()
     auto_setup(g)
     g.run()
+    g.play({"do": "first", "side": g.actor()})
+    g.run()
     return g
 
 

@@ -111,6 +111,8 @@ class TacticalBot:
         choices = view.choices
         if state.window is not None:
             return self._react(state, choices)
+        if choices and choices[0].get("do") == "first":
+            return {"do": "first", "side": side}  # the initiative winner moves first (l.187)
         a = active(state)
         if a is None:
             return self._activate(state, side, choices)

@@ -369,6 +369,8 @@ class DogsOfWarRules:
     def actor(self, state: GameState) -> str | None:
         if free_play(state):
             return "any"
+        if state.phase == "upkeep" and state.track("choosing"):
+            return SIDES[state.track("initiative")]
         if state.phase != "activations":
             return None
         if state.marks.get("path"):
@@ -447,6 +449,8 @@ class DogsOfWarRules:
     def proposal(self, state: GameState) -> Action | None:
         if free_play(state):
             return None
+        if state.phase == "upkeep" and state.track("choosing"):
+            return None
         if state.phase in ("upkeep", "morale"):
             return dict(END_PHASE)
         if state.marks.get("path"):
@@ -469,6 +473,8 @@ class DogsOfWarRules:
             return self.op_fire_shots(state, side, str(state.window["after"]["piece"]))
         if self.actor(state) != side:
             return []
+        if state.phase == "upkeep":
+            return [{"do": "first", "side": s} for s in (side, other(side))]
         a = active(state)
         if a is None:
             return [{"do": "activate", "piece": p.id} for p in self.ready(state, side)]
@@ -655,7 +661,7 @@ class DogsOfWarRules:
 
     def _initiative(self, state: GameState, dice: Dice) -> list[str]:
         """D10 - the leader's CC, lowest wins; ties rolled again (G4: the best living
-        leader's CC). The winner activates first (project's choice for the bot's pick)."""
+        leader's CC). The winner then chooses who activates first (``first``)."""
         cc = {}
         for side in SIDES:
             leaders = [num(p, "cc") for p in fighting(state, side) if p.type == "team-leader"]
@@ -666,10 +672,20 @@ class DogsOfWarRules:
             r = dice.d10("red initiative") - cc[RED]
             if b != r:
                 break
-        first = 0 if b < r else 1
-        state.tracks["first"] = first
-        state.tracks["next"] = first
-        return [f"initiative: blue {b}, red {r}; {SIDES[first]} activates first (l.185)"]
+        winner = 0 if b < r else 1
+        state.tracks["initiative"] = winner
+        state.tracks["first"] = state.tracks["next"] = winner
+        state.tracks["choosing"] = 1
+        return [
+            f"initiative: blue {b}, red {r}; {SIDES[winner]} wins and chooses who activates first (l.187)"
+        ]
+
+    def _do_first(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """The initiative winner's choice: activate first, or let the opponent (l.187)."""
+        first = SIDES.index(str(action["side"]))
+        state.tracks["first"] = state.tracks["next"] = first
+        state.tracks.pop("choosing", None)
+        return [f"{action['side']} activates first"]
 
     def _morale(self, state: GameState, dice: Dice) -> list[str]:
         """End of turn: each team at its break point (half incapacitated) checks on its

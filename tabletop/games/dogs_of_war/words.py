@@ -68,6 +68,8 @@ def describe(state: GameState, action: Action) -> str:
     do = str(action.get("do"))
     who = str(action.get("piece", ""))
     target = str(action.get("target", ""))
+    if do == "first":
+        return f"{action.get('side')} activates first"
     if do == "activate":
         return f"activate {who}"
     if do == "done":
