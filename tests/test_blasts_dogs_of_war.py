@@ -65,7 +65,8 @@ def bands(area: dict[Hex, int]) -> list[tuple[int, int]]:
 
 def test_the_shipped_table_loads_and_marks_the_projects_choices() -> None:
     table = default_table()
-    assert set(table.blasts) == {"frag_grenade", "anti_personnel_mine"}
+    # the weapons chart's templates (G1, the project's: mini frag, 40 mm, rocket) beside the text's
+    assert set(table.blasts) == {"frag_grenade", "anti_personnel_mine", "mini_frag", "grenade_40mm", "rocket"}
     assert DATA_FILE.read_text(encoding="utf-8").count("PROJECT CHOICE") >= 5
 
 

@@ -4,10 +4,20 @@
 10-inch priority-target rule; ``movement``: action points per inch by order (walk, run,
 crawl), rubble, climbing walls, doorways; ``blasts``: grenades, C4, claymores,
 automatic fire and grenade deviation. Figures in the yaml files beside them.
+``data``: the weapons chart (weapons.yaml, the project's), the nine team lists
+(teams.yaml) and the printed tables (rules.yaml); ``roster``: army building within a
+point budget (rosters/*.yaml); ``combat``: to-hit, location, cover, armour, the wound
+chart; ``ruleset``: the turn (initiative, alternating activations, AP, op-fire as a
+reaction, bleeding, morale, victory); ``bots``: the random and tactical bots and the
+sim's judge; ``tables``: what ``tabletop tables dogs-of-war`` prints; ``window``: the
+model sheet and the to-hit odds in the window.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tabletop.engine.attributes import Schema, load_schema
 from tabletop.engine.rulesystem import Knowledge, Lazy, RuleSystem
 
 from . import los
@@ -28,6 +38,11 @@ def knows() -> Knowledge:
     return Knowledge("Dogs of War", kinds | PLAIN_KINDS, terrain_property="kind")
 
 
+def schema() -> Schema:
+    """The models' stats and kit, and the scenarios' rosters (units.yaml)."""
+    return load_schema(Path(__file__).with_name("units.yaml"))
+
+
 #: this rule system, as ``tabletop.games`` finds it (entry point ``tabletop.rules``)
 RULES = RuleSystem(
     key="dogs_of_war",
@@ -35,4 +50,14 @@ RULES = RuleSystem(
     los_policy=Lazy("tabletop.games.dogs_of_war.los", "policy"),
     move_policy=Lazy("tabletop.games.dogs_of_war.movement", "move_policy"),
     knows=knows,
+    ruleset=Lazy("tabletop.games.dogs_of_war.ruleset", "ruleset"),
+    bots={
+        "tactical": Lazy("tabletop.games.dogs_of_war.bots", "tactical_bot"),
+        "random": Lazy("tabletop.games.dogs_of_war.bots", "random_bot"),
+    },
+    default_bots={"blue": "tactical", "red": "tactical"},
+    sim=Lazy("tabletop.games.dogs_of_war.bots"),
+    tables=Lazy("tabletop.games.dogs_of_war.tables", "tables"),
+    schema=schema,
+    window=Lazy("tabletop.games.dogs_of_war.window", "extras"),
 )

@@ -91,6 +91,19 @@ class TerrainLos:
 
 
 @dataclass(frozen=True)
+class NightKit:
+    """One faction's night vision goggles (los.yaml ``darkness.kits``): to-hit points
+    lost at night beyond and within the darkness limit and for the goggles, and the
+    points a laser targeter takes back."""
+
+    night_over: int
+    night_within: int
+    goggles: int
+    laser: int
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class LosTable:
     """The figures of ``los.yaml``, checked."""
 
@@ -114,6 +127,7 @@ class LosTable:
     night_to_hit_over: int
     night_to_hit_within: int
     night_to_hit_goggles: int
+    kits: Mapping[str, NightKit]
     prone_status: str
     prone_to_hit: int
     prone_negated_within: int
@@ -164,6 +178,7 @@ def load_table(path: Path | str = DATA_FILE) -> LosTable:
         night_to_hit_over=dark.whole("to_hit_over"),
         night_to_hit_within=dark.whole("to_hit_within"),
         night_to_hit_goggles=dark.whole("to_hit_goggles"),
+        kits=_kits(dark),
         prone_status=prone.word("status"),
         prone_to_hit=prone.whole("to_hit"),
         prone_negated_within=prone.whole("negated_within"),
@@ -171,6 +186,29 @@ def load_table(path: Path | str = DATA_FILE) -> LosTable:
         priority_within=priority.whole("within"),
         not_targets=priority.words("not_targets", blank=True),
     )
+
+
+def _kits(dark: Reader) -> dict[str, NightKit]:
+    """The goggles of each kind (``darkness.kits``); without the key, the table's
+    figures under the ``night_vision`` status word."""
+    if "kits" not in dark.data:
+        word = dark.word("night_vision")
+        table = NightKit(
+            dark.whole("to_hit_over"), dark.whole("to_hit_within"), dark.whole("to_hit_goggles"), 1
+        )
+        return {word: table}
+    spec = dark.sub("kits")
+    out: dict[str, NightKit] = {}
+    for key in spec.data:
+        k = spec.sub(str(key))
+        out[str(key)] = NightKit(
+            k.whole("night_over"),
+            k.whole("night_within"),
+            k.whole("goggles"),
+            k.whole("laser"),
+            str(k.get("label")) if "label" in k.data and k.get("label") else "",
+        )
+    return out
 
 
 @cache
@@ -505,25 +543,44 @@ class DogsOfWarPolicy(BasePolicy):
         return [Finding("block", "outside the front arc", RULE_FACING, None, 0.0)]
 
     def _darkness(self, line: _Line) -> list[Finding]:
+        """Darkness: blocked beyond the limit without goggles; the to-hit points lost at
+        night, by the kit of goggles the firer wears (``kit_of``: each faction's own)."""
         table, ctx = self.table, line.ctx
         if table.night not in ctx.query.conditions:
             return []
         viewer = ctx.query.viewer
-        goggles = viewer is not None and viewer.has(table.night_vision)
+        kit = self.kit_of(viewer)
+        far = ctx.range > table.night_sight
         out = []
-        if ctx.range > table.night_sight:
-            if not goggles:
-                cause = f"darkness: beyond {table.night_sight} inches"
-                out.append(Finding("block", cause, RULE_SIGHT, None, table.night_sight / ctx.range))
-            cause = f"-{table.night_to_hit_over} to hit: at night, target over {table.night_sight} inches"
-            out.append(Finding("modifier", cause, RULE_MODIFIERS, None, 0.0, table.night_to_hit_over))
+        if far and kit is None:
+            cause = f"darkness: beyond {table.night_sight} inches"
+            out.append(Finding("block", cause, RULE_SIGHT, None, table.night_sight / ctx.range))
+        if kit is None:
+            night, goggles = (table.night_to_hit_over if far else table.night_to_hit_within), 0
         else:
-            cause = f"-{table.night_to_hit_within} to hit: at night, target within {table.night_sight} inches"
-            out.append(Finding("modifier", cause, RULE_MODIFIERS, None, 0.0, table.night_to_hit_within))
-        if goggles and not (viewer is not None and viewer.has(table.laser_targeter)):
-            cause = f"-{table.night_to_hit_goggles} to hit: night vision goggles"
-            out.append(Finding("modifier", cause, RULE_MODIFIERS, None, 0.0, table.night_to_hit_goggles))
+            night, goggles = (kit.night_over if far else kit.night_within), kit.goggles
+            if viewer is not None and viewer.has(table.laser_targeter):
+                back = min(kit.laser, goggles)
+                goggles -= back
+                night -= min(kit.laser - back, night)
+        if night:
+            where = f"over {table.night_sight}" if far else f"within {table.night_sight}"
+            cause = f"-{night} to hit: at night, target {where} inches"
+            out.append(Finding("modifier", cause, RULE_MODIFIERS, None, 0.0, night))
+        if goggles:
+            label = kit.label if kit is not None else ""
+            cause = f"-{goggles} to hit: night vision goggles{label}"
+            out.append(Finding("modifier", cause, RULE_MODIFIERS, None, 0.0, goggles))
         return out
+
+    def kit_of(self, viewer: Piece | None) -> NightKit | None:
+        """The goggles ``viewer`` wears (the first kit word among its status), or None."""
+        if viewer is None:
+            return None
+        for word, kit in self.table.kits.items():
+            if viewer.has(word):
+                return kit
+        return None
 
     def end_modifiers(self, state: MapState, ctx: LineContext) -> list[Finding]:
         line = self._line(state, ctx)

@@ -1,0 +1,88 @@
+"""Dogs of War in the window (issue 16 item 9): the model sheet, the to-hit odds from
+the same ``combat.to_hit`` the shot is rolled with, the op-fire watch, the words the
+window shows, and ``tabletop tables dogs-of-war`` (item 10)."""
+
+from __future__ import annotations
+
+from tabletop.engine.extras import seen_by
+from tabletop.engine.newgame import auto_setup, new_game
+from tabletop.engine.scenario import open_map_or_scenario
+from tabletop.games.dogs_of_war import combat, words
+from tabletop.games.dogs_of_war.data import data
+from tabletop.games.dogs_of_war.ruleset import DogsOfWarRules, models
+from tabletop.games.dogs_of_war.tables import tables
+from tabletop.games.dogs_of_war.window import DogsOfWarExtras
+
+
+def game():  # type: ignore[no-untyped-def]
+    g = new_game(open_map_or_scenario("dogs-of-war"), DogsOfWarRules(), seed=3)
+    g.use_seeded_dice()
+    auto_setup(g)
+    g.run()
+    g.play({"do": "first", "side": g.actor()})
+    g.run()
+    return g
+
+
+def test_the_model_sheet_shows_stats_ap_hp_armour_and_ammunition() -> None:
+    g = game()
+    blue = next(p for p in models(g.state, "blue") if p.type == "team-leader")
+    sheet, _odds = DogsOfWarExtras().panels(g.state, blue.id)
+    text = [r.text for r in sheet.rows]
+    assert text[1] == "WP 6 WK 7 CQ 5 ST 5 FT 5 ML 8 CC 7"  # Rangers, ABILITIES l.1006-1016
+    assert "HP 5 of 5   AP left 10" in text
+    assert "armour: head 5, chest and stomach 5" in text  # STANDARD EQUIPMENT l.894-895
+    assert "launcher: m203, 4 rounds" in text and "grenades: 2 m67" in text  # l.898-900
+
+
+def test_the_odds_panel_gives_the_rules_own_to_hit_number() -> None:
+    g = game()
+    state = g.state
+    blue = next(p for p in models(state, "blue") if p.type == "scout")
+    red = next(p for p in models(state, "red") if p.type == "scout")
+    for p in models(state):
+        if p.id not in (blue.id, red.id):
+            state.to_box(p.id, "aside")
+    state.map.move(blue.id, state.board.hex_of("2420"))
+    state.map.move(red.id, state.board.hex_of("2428"))
+    _sheet, odds = DogsOfWarExtras().panels(state, blue.id)
+    want = combat.to_hit(
+        state, state.map.piece(blue.id), state.map.piece(red.id), data().weapon("m16a2"), "ss"
+    )
+    assert any(r.text.startswith(f"{red.id} SS: {want.need} or less") for r in odds.rows)
+    assert any("priority targets" in r.text for r in odds.rows)
+
+
+def test_the_side_at_the_screen_sees_no_odds_for_the_enemys_models() -> None:
+    g = game()
+    red = models(g.state, "red")[0]
+    panels = DogsOfWarExtras().panels(seen_by(g, "blue"), red.id)
+    assert [p.key for p in panels] == ["sheet"]
+
+
+def test_actions_are_described_in_words() -> None:
+    g = game()
+    assert (
+        words.describe(g.state, {"do": "fire", "piece": "a", "target": "b", "mode": "bu"})
+        == "a fires (burst) at b"
+    )
+    assert words.describe(g.state, {"do": "op-fire", "piece": "a"}) == "a goes on op-fire (10 AP)"
+    assert "fighting" in words.status(g.state)
+
+
+def test_tables_print_every_printed_table_and_the_weapons_as_encoded() -> None:
+    keys = [t.key for t in tables()]
+    assert keys == ["modifiers", "wounds", "throw", "c4", "close-quarters", "morale", "weapons", "factions"]
+    weapons = next(t for t in tables() if t.key == "weapons")
+    assert len(weapons.rows) == len(data().weapons)
+    m16 = next(r for r in weapons.rows if r[0] == "m16a2")
+    assert m16[-1] == "difficulty, modes"  # the fields the text gives; the rest the project's
+
+
+def test_the_sheet_says_a_model_with_a_flesh_wound_is_wounded() -> None:
+    # DAMAGE ASSESSMENT l.449: "Minor flesh wound. Subtract 1 Health Point" leaves no status word
+    g = game()
+    blue = next(p for p in models(g.state, "blue") if p.type == "scout")
+    g.state.map.update(blue.with_attr("hp", 4))
+    sheet = DogsOfWarExtras().panels(g.state, blue.id)[0]
+    assert sheet.rows[-1].text == "state: wounded (-1 HP)"
