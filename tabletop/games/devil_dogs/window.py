@@ -1,0 +1,2 @@
+def extras():
+    return None
