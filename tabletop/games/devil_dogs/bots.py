@@ -17,7 +17,7 @@ from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.game import COMMIT, SideView
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
-from tabletop.hexgrid import Hex, distance, neighbors
+from tabletop.hexgrid import Hex, distance
 
 from . import combat as cb
 from .combat import ALLIED, PINNED, SIDES, in_sector, other, units
@@ -61,7 +61,11 @@ def objectives_to_take(state: GameState, side: str, sector: str) -> list[Hex]:
     hexes = cb.sector_hexes(state, sector)
     board = state.board
     held = set(state.marks.get(f"held-{side}", []))
-    return [board.hex_of(x) for x in state.marks.get("objectives", []) if x not in held and board.hex_of(x) in hexes]
+    return [
+        board.hex_of(x)
+        for x in state.marks.get("objectives", [])
+        if x not in held and board.hex_of(x) in hexes
+    ]
 
 
 def strength(state: GameState, pieces: list[Piece]) -> float:
@@ -96,7 +100,14 @@ def order_worth(state: GameState, side: str, sector: str, order: Order, active: 
 
 
 def keyword_worth(
-    state: GameState, side: str, sector: str, name: str, x: int, order: Order, mine: list[Piece], theirs: list[Piece]
+    state: GameState,
+    side: str,
+    sector: str,
+    name: str,
+    x: int,
+    order: Order,
+    mine: list[Piece],
+    theirs: list[Piece],
 ) -> float:
     if name == "Combat":
         reach = x + (order.distance if order.move == "ADV" else 0)
@@ -104,7 +115,9 @@ def keyword_worth(
         if not near:
             return 0.0
         mine_cd = sum(cb.unit_cd(state, p) for p in near)
-        theirs_cd = sum(cb.unit_cd(state, e) for e in theirs if any(distance(e.hex, p.hex) <= x for p in mine))
+        theirs_cd = sum(
+            cb.unit_cd(state, e) for e in theirs if any(distance(e.hex, p.hex) <= x for p in mine)
+        )
         return 0.6 * mine_cd - 0.35 * theirs_cd
     if name in ("Defensive Fire", "Entrench", "Hidden MG's"):
         danger = any(distance(p.hex, e.hex) <= 3 for p in mine for e in theirs)
@@ -205,12 +218,16 @@ class PlannerBot:
         piece = state.map.piece(str(pid))
         return max(mine, key=lambda a: self._end_score(state, side, piece, a, step))
 
-    def _end_score(self, state: GameState, side: str, piece: Piece, action: Action, step: Mapping[str, object]) -> float:
+    def _end_score(
+        self, state: GameState, side: str, piece: Piece, action: Action, step: Mapping[str, object]
+    ) -> float:
         board = state.board
         h = piece.hex if action["do"] == "stay" else board.hex_of(str(action["to"]))
         theirs = units(state, other(side))
         goals = objectives_to_take(state, side, str(step["sector"])) or [
-            board.hex_of(x) for x in state.marks.get("objectives", []) if x not in state.marks.get(f"held-{side}", [])
+            board.hex_of(x)
+            for x in state.marks.get("objectives", [])
+            if x not in state.marks.get(f"held-{side}", [])
         ]
         score = 0.0
         if cb.defensive(state, h):
@@ -245,7 +262,11 @@ class PlannerBot:
             piece = state.map.piece(str(action["piece"]))
             if piece.side == side:
                 return 1.0 + cb.full_steps(piece) - piece.steps
-            return 1.0 + 3.0 / max(piece.steps, 1) + (1.0 if figures().kind(piece) in ("machine-gun", "hq") else 0.0)
+            return (
+                1.0
+                + 3.0 / max(piece.steps, 1)
+                + (1.0 if figures().kind(piece) in ("machine-gun", "hq") else 0.0)
+            )
         if do == "rally":
             piece = state.map.piece(str(action["piece"]))
             return 1.5 if action["token"] == "falter" else (1.2 if cb.adjacent_enemy(state, piece) else 1.0)
@@ -289,4 +310,14 @@ def standings(state: GameState) -> dict[str, tuple[str, int]]:
     return out
 
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "SIDE", "TURN_CAP", "PlannerBot", "RandomBot", "standings", "attacker", "pairs"]
+__all__ = [
+    "BOTS",
+    "DEFAULT_BOTS",
+    "SIDE",
+    "TURN_CAP",
+    "PlannerBot",
+    "RandomBot",
+    "attacker",
+    "pairs",
+    "standings",
+]

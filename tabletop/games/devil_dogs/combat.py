@@ -220,7 +220,11 @@ def effects(state: GameState) -> list[dict[str, object]]:
 
 def has_effect(state: GameState, keyword: str, side: str | None, sector: str | None) -> bool:
     for e in effects(state):
-        if e["kw"] == keyword and (side is None or e["side"] == side) and (sector is None or e["sector"] == sector):
+        if (
+            e["kw"] == keyword
+            and (side is None or e["side"] == side)
+            and (sector is None or e["sector"] == sector)
+        ):
             return True
     return False
 
@@ -240,7 +244,11 @@ def halved(state: GameState, sector: str, amount: int) -> int:
 def mg_targets(state: GameState, sector: str, side: str) -> list[Piece]:
     """5.8: enemy units in the sector that any friendly unit in the sector sees."""
     friends = in_sector(state, sector, side)
-    return [e for e in in_sector(state, sector, other(side)) if any(sees(state.map, f.hex, e.hex) for f in friends)]
+    return [
+        e
+        for e in in_sector(state, sector, other(side))
+        if any(sees(state.map, f.hex, e.hex) for f in friends)
+    ]
 
 
 def unit_cd(state: GameState, piece: Piece) -> float:
@@ -269,10 +277,12 @@ def fire_plan(state: GameState, sector: str, side: str, x: int, initiator: str) 
     if rng <= 0 or not mine or not theirs:
         return 0, []
     shooters = [
-        p for p in mine if any(distance(p.hex, e.hex) <= rng and sees(state.map, p.hex, e.hex) for e in theirs)
+        p
+        for p in mine
+        if any(distance(p.hex, e.hex) <= rng and sees(state.map, p.hex, e.hex) for e in theirs)
     ]
     total = sum(unit_cd(state, p) for p in shooters)
-    cd = int(math.floor(total))
+    cd = math.floor(total)
     if side != initiator and has_effect(state, "Defensive Fire", side, sector):
         cd += 2
     cd = halved(state, sector, cd)

@@ -127,7 +127,10 @@ def _order(node: Any, line: int, where: str, problems: list[DataError], path: Pa
     parts = move.split() if isinstance(move, str) else []
     ok = True
     if len(parts) != 2 or parts[0] not in MOVES or not parts[1].isdigit():
-        bad(f"move must be 'ADV N', 'RET N', 'REP N' or 'HOLD 0' (5.8), got {move!r}", node.key_lines.get("move"))
+        bad(
+            f"move must be 'ADV N', 'RET N', 'REP N' or 'HOLD 0' (5.8), got {move!r}",
+            node.key_lines.get("move"),
+        )
         ok = False
     elif not 0 <= int(parts[1]) <= 3 or (parts[0] == "HOLD") != (int(parts[1]) == 0):
         bad(f"move {move!r}: the number is 1-3, and 0 exactly for HOLD (5.8, project's range)",
@@ -140,7 +143,10 @@ def _order(node: Any, line: int, where: str, problems: list[DataError], path: Pa
     words = node.get("keywords")
     kws: list[Keyword] = []
     if not isinstance(words, list) or not 1 <= len(words) <= 2:
-        bad(f"keywords must be a list of one or two keywords (1.2), got {words!r}", node.key_lines.get("keywords"))
+        bad(
+            f"keywords must be a list of one or two keywords (1.2), got {words!r}",
+            node.key_lines.get("keywords"),
+        )
         ok = False
     else:
         for w in words:
@@ -160,10 +166,24 @@ def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
     data = read_yaml(path)
     problems: list[DataError] = []
     if not isinstance(data, LineDict) or set(data) != {"cards"}:
-        raise DataErrors([DataError(path, 1, "the file must hold exactly one key, `cards:`, mapping each side to its deck")])
+        raise DataErrors(
+            [
+                DataError(
+                    path, 1, "the file must hold exactly one key, `cards:`, mapping each side to its deck"
+                )
+            ]
+        )
     decks = data["cards"]
     if not isinstance(decks, LineDict) or set(decks) != set(SIDES):
-        raise DataErrors([DataError(path, data.key_lines["cards"], f"cards must map exactly {', '.join(SIDES)} to a list of cards")])
+        raise DataErrors(
+            [
+                DataError(
+                    path,
+                    data.key_lines["cards"],
+                    f"cards must map exactly {', '.join(SIDES)} to a list of cards",
+                )
+            ]
+        )
     out: dict[str, tuple[Card, ...]] = {}
     seen: dict[str, int] = {}
     for side in SIDES:
@@ -173,7 +193,11 @@ def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
             problems.append(DataError(path, at, f"cards.{side} must be a list of cards"))
             continue
         if len(items) != DECK_SIZE:
-            problems.append(DataError(path, at, f"cards.{side} has {len(items)} cards; a faction deck has {DECK_SIZE} (1.1)"))
+            problems.append(
+                DataError(
+                    path, at, f"cards.{side} has {len(items)} cards; a faction deck has {DECK_SIZE} (1.1)"
+                )
+            )
         cards: list[Card] = []
         for i, node in enumerate(items):
             line = items.item_lines[i]
@@ -186,11 +210,15 @@ def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
                 problems.append(DataError(path, line, f"{where}: id must be a word"))
                 continue
             if ident in seen:
-                problems.append(DataError(path, line, f"{where}: id used twice (first at line {seen[ident]})"))
+                problems.append(
+                    DataError(path, line, f"{where}: id used twice (first at line {seen[ident]})")
+                )
             seen[ident] = line
             unknown = sorted(set(node) - {"id", "deviation", *ORDERS})
             if unknown:
-                problems.append(DataError(path, node.key_lines[unknown[0]], f"{where}: unknown key {unknown[0]!r}"))
+                problems.append(
+                    DataError(path, node.key_lines[unknown[0]], f"{where}: unknown key {unknown[0]!r}")
+                )
             dev = node.get("deviation")
             if dev == "HIT":
                 deviation = 0
@@ -207,12 +235,20 @@ def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
                     continue
                 orders[kind] = _order(node[kind], node.key_lines[kind], f"{where} {kind}", problems, path)
             if deviation >= 0 and all(orders.get(k) is not None for k in ORDERS):
-                cards.append(Card(ident, side, deviation, orders["active"], orders["reactive"], orders["general"]))  # type: ignore[arg-type]
+                cards.append(
+                    Card(ident, side, deviation, orders["active"], orders["reactive"], orders["general"])
+                )  # type: ignore[arg-type]
         out[side] = tuple(cards)
     used = {k.name for deck in out.values() for c in deck for kind in ORDERS for k in c.order(kind).keywords}
     missing = [k for k in KEYWORDS if k not in used]
     if missing and not problems:
-        problems.append(DataError(path, 1, f"no card carries the keyword(s) {', '.join(missing)}; every keyword of 9 must appear in a deck"))
+        problems.append(
+            DataError(
+                path,
+                1,
+                f"no card carries the keyword(s) {', '.join(missing)}; every keyword of 9 must appear in a deck",
+            )
+        )
     if problems:
         raise DataErrors(problems)
     return out
@@ -273,7 +309,9 @@ def read_figures(path: Path = RULES) -> Figures:
 
     def whole_map(key: str) -> dict[str, int]:
         node = data[key]
-        if not isinstance(node, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in node.values()):
+        if not isinstance(node, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in node.values()
+        ):
             raise DataError(path, data.key_lines[key], f"{key} must map words to whole numbers")
         return {str(k): int(v) for k, v in node.items()}
 

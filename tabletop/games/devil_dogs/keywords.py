@@ -29,7 +29,14 @@ Step = dict[str, Any]
 EFFECTS = ("Concealment", "Defensive Fire", "Hesitation", "Hidden MG's", "Shell Holes")
 PICKS = ("Audacity", "Rally", "Regroup", "Sniper", "Underfed", "Accurate Fire")
 BARRAGES = ("Barrage", "Sausage/Recon'd Barrage", "Gas Barrage")
-COMPASS_VECTORS = {"N": Hex(0, -1), "NE": Hex(1, -1), "SE": Hex(1, 0), "S": Hex(0, 1), "SW": Hex(-1, 1), "NW": Hex(-1, 0)}
+COMPASS_VECTORS = {
+    "N": Hex(0, -1),
+    "NE": Hex(1, -1),
+    "SE": Hex(1, 0),
+    "S": Hex(0, 1),
+    "SW": Hex(-1, 1),
+    "NW": Hex(-1, 0),
+}
 
 
 def picks(step: Step) -> int:
@@ -82,7 +89,10 @@ def options(state: GameState, step: Step) -> list[Action]:
                     out.append({"do": "rally", "piece": p.id, "token": "falter"})
         return [*out, {"do": "skip"}] if out else []
     if name in BARRAGES:
-        return [{"do": "barrage", "at": board.label(h)} for h in sorted(sector_hexes(state, sector), key=board.label)]
+        return [
+            {"do": "barrage", "at": board.label(h)}
+            for h in sorted(sector_hexes(state, sector), key=board.label)
+        ]
     if name == "Leadership":
         history = [k for k in state.marks.get(f"kw-{side}", []) if not k.startswith("Leadership")]
         return [{"do": "repeat", "keyword": k} for k in dict.fromkeys(history)]
@@ -168,7 +178,9 @@ def reconstitute(state: GameState, piece_id: str, lines: list[str]) -> bool:
         return False
     state.from_box(cb.DEAD, piece.id, spot)
     reduced = cb.ladder(piece).index("reduced")
-    state.map.update(replace(state.map.piece(piece.id), steps=cb.full_steps(piece) - reduced, status=frozenset()))
+    state.map.update(
+        replace(state.map.piece(piece.id), steps=cb.full_steps(piece) - reduced, status=frozenset())
+    )
     lines.append(f"{piece.id} is reconstituted, reduced, at {state.board.label(spot)} (5.11)")
     return True
 
@@ -176,7 +188,9 @@ def reconstitute(state: GameState, piece_id: str, lines: list[str]) -> bool:
 # --- carrying a keyword out ------------------------------------------------------------------
 
 
-def execute(state: GameState, step: Step, action: Action, dice: Dice, queue: list[Step]) -> tuple[list[str], bool]:
+def execute(
+    state: GameState, step: Step, action: Action, dice: Dice, queue: list[Step]
+) -> tuple[list[str], bool]:
     """Carry out ``action`` (a choice, or {"do": "resolve"} for an automatic keyword) of
     keyword ``step``; returns the lines and whether the keyword is finished."""
     name, side, sector, x = step["kw"], step["side"], step["sector"], int(step["x"])
@@ -213,13 +227,17 @@ def execute(state: GameState, step: Step, action: Action, dice: Dice, queue: lis
             k = parse_keyword("Rally 5")
             assert not isinstance(k, str)
             lines.append(f"{side}: Leadership: no keyword executed yet this turn, so Rally 5 (9)")
-        queue.insert(0, {"t": "kw", "side": side, "sector": sector, "kw": k.name, "x": k.x, "after": "leadership"})
+        queue.insert(
+            0, {"t": "kw", "side": side, "sector": sector, "kw": k.name, "x": k.x, "after": "leadership"}
+        )
         return lines, True
     if name == "Misdirection":
         return misdirect(state, side, action), True
     if name == "Reinforcement and Reorganization":
         if do == "resolve":
-            return [f"{side}: Reinforcement and Reorganization: nothing to speed, delay or reconstitute"], True
+            return [
+                f"{side}: Reinforcement and Reorganization: nothing to speed, delay or reconstitute"
+            ], True
         return reinforce_kw(state, side, action), True
     raise ValueError(f"keyword {name!r} has no action {do!r}")
 
@@ -294,7 +312,9 @@ def _forced(state: GameState, piece_id: str, gas_at: Hex | None, by: str, lines:
         return False
     state.map.move(piece.id, found.hex)
     cb.unpin(state, piece.id)
-    lines.append(f"{piece.id} moves to {state.board.label(found.hex)} ({'gas' if gas_at else 'forced'}; pin removed, 6.2)")
+    lines.append(
+        f"{piece.id} moves to {state.board.label(found.hex)} ({'gas' if gas_at else 'forced'}; pin removed, 6.2)"
+    )
     return True
 
 
@@ -363,6 +383,7 @@ def _second_token(state: GameState, side: str, first: Hex, value: int) -> Hex | 
     """9 BARRAGE 3: two hexes from the first in the deviation's direction; on a HIT the
     player's choice, made here as the direction hitting most enemy and fewest friendly
     units (project's choice)."""
+
     def land(n: int) -> Hex | None:
         v = compass(n)
         h = Hex(first.q + 2 * v.q, first.r + 2 * v.r)

@@ -147,9 +147,7 @@ def refusal_penalty(state: GameState, piece: Piece, move: str, ends: list[Hex]) 
     elsewhere, not pinned under ADV, not starting next to the enemy under ADV."""
     if move not in ("ADV", "RET") or not any(h != piece.hex for h in ends):
         return False
-    if move == "ADV" and (piece.has(PINNED) or cb.adjacent_enemy(state, piece)):
-        return False
-    return True
+    return not (move == "ADV" and (piece.has(PINNED) or cb.adjacent_enemy(state, piece)))
 
 
 # --- the ruleset ------------------------------------------------------------------------------
@@ -225,7 +223,9 @@ class DevilDogsRules:
         shown = set(state.marks.get("revealed", []))
         key = f"cards-{foe}"
         if key in state.marks:
-            state.marks[key] = [e if e.split(":")[0] in shown else f"{e.split(':')[0]}:?" for e in state.marks[key]]
+            state.marks[key] = [
+                e if e.split(":")[0] in shown else f"{e.split(':')[0]}:?" for e in state.marks[key]
+            ]
         return state
 
     def reveals(self, state: GameState, action: Action) -> tuple[str, ...]:
@@ -333,10 +333,16 @@ class DevilDogsRules:
         mortar = state.map.piece(state.marks["mortars"][0])
         low, high = figures().mortar_range
         targets = sorted(
-            {e.hex for e in units(state, other(str(mortar.side))) if low <= distance(mortar.hex, e.hex) <= high},
+            {
+                e.hex
+                for e in units(state, other(str(mortar.side)))
+                if low <= distance(mortar.hex, e.hex) <= high
+            },
             key=state.board.label,
         )
-        out: list[Action] = [{"do": "mortar", "piece": mortar.id, "at": state.board.label(h)} for h in targets]
+        out: list[Action] = [
+            {"do": "mortar", "piece": mortar.id, "at": state.board.label(h)} for h in targets
+        ]
         return [*out, {"do": "mortar", "piece": mortar.id, "at": ""}]
 
     def _move_choices(self, state: GameState, step: Step) -> list[Action]:
@@ -391,7 +397,9 @@ class DevilDogsRules:
         elif do == "orders":
             side = str(action["side"])
             state.marks[f"orders-{side}"] = [f"{s}:{o}" for s, o in action["orders"].items()]
-            lines = [f"{side} orders: " + ", ".join(f"{s} {o}" for s, o in action["orders"].items()) + " (5.4)"]
+            lines = [
+                f"{side} orders: " + ", ".join(f"{s} {o}" for s, o in action["orders"].items()) + " (5.4)"
+            ]
         elif do == "mortar":
             lines = self._mortar(state, action, dice)
         elif do == "gas-drift":
@@ -447,7 +455,10 @@ class DevilDogsRules:
         bi = ALLIED if us > ge else GERMAN if ge > us else attacker(state)
         state.tracks["bi"] = SIDES.index(bi)
         chits = ", ".join(f"{s}: {c}" for s, c in zip(sectors(state), drawn, strict=True))
-        return [f"initiative pool {band} (5.3.1); chits {chits} (5.3.2)", f"{bi} has battlefield initiative (5.3.3)"]
+        return [
+            f"initiative pool {band} (5.3.1); chits {chits} (5.3.2)",
+            f"{bi} has battlefield initiative (5.3.3)",
+        ]
 
     def _mortar(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         """5.5: the chit deviates one hex on the deviation draw; a unit there, friend or
@@ -539,7 +550,9 @@ class DevilDogsRules:
             for side in SIDES:
                 card = card_index()[card_of(state, side, sector) or ""]
                 kind = order_of(state, side, sector) or "general"
-                lines.append(f"{side} reveals {card.id} in sector {sector}: {kind} order {card.order(kind).text()} (5.7)")
+                lines.append(
+                    f"{side} reveals {card.id} in sector {sector}: {kind} order {card.order(kind).text()} (5.7)"
+                )
         elif t == "order":
             steps[0:0] = self._order_steps(state, step["side"], step["sector"])
         elif t == "move":
@@ -626,7 +639,17 @@ class DevilDogsRules:
             state.marks.pop(f"kw-{side}", None)
             state.marks.pop(f"dead-{side}", None)
             state.tracks.pop(f"entrench-{side}", None)
-        for key in ("chits", "revealed", "done", "active", "chooser", "effects", "damaged", "pinned-now", "combats"):
+        for key in (
+            "chits",
+            "revealed",
+            "done",
+            "active",
+            "chooser",
+            "effects",
+            "damaged",
+            "pinned-now",
+            "combats",
+        ):
             state.marks.pop(key, None)
         if state.turn >= state.track("turns"):
             state.tracks["over"] = 1
@@ -638,7 +661,11 @@ class DevilDogsRules:
         lines = []
         by_regiment: dict[str, list[Piece]] = {}
         for p in units(state, ALLIED):
-            if cb.nation(p) == "usmc" and (p.steps < cb.full_steps(p) or p.has(PINNED)) and not cb.adjacent_enemy(state, p):
+            if (
+                cb.nation(p) == "usmc"
+                and (p.steps < cb.full_steps(p) or p.has(PINNED))
+                and not cb.adjacent_enemy(state, p)
+            ):
                 by_regiment.setdefault(str(p.attr("regiment", "usmc")), []).append(p)
         for regiment, hurt in sorted(by_regiment.items()):
             if state.track("usmc-points") <= 0:
@@ -646,7 +673,9 @@ class DevilDogsRules:
             p = min(hurt, key=lambda u: (u.steps, u.id))
             state.map.update(replace(p, steps=cb.full_steps(p), status=p.status - {PINNED}))
             state.tracks["usmc-points"] -= 1
-            lines.append(f"a USMC replacement point restores {p.id} ({regiment}; {state.track('usmc-points')} left, 5.11)")
+            lines.append(
+                f"a USMC replacement point restores {p.id} ({regiment}; {state.track('usmc-points')} left, 5.11)"
+            )
         return lines
 
     def _reorganize(self, state: GameState) -> list[str]:
