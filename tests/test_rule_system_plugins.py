@@ -322,8 +322,8 @@ def test_dog_sector_keeps_its_ruleset_and_autoplayer_on_its_descriptor() -> None
     assert system is not None and system.ruleset is not None and system.sim is not None
     assert isinstance(system.ruleset(), DogSectorRules)
     assert system.sim() is bot_module and system.default_bots == {"american": "autoplayer"}
-    # dog_sector and dogfaces (issue 14) are played by their rulesets; the others are not yet
-    assert all(rule_systems()[k].ruleset is None for k in SHIPPED if k not in ("dog_sector", "dogfaces"))
+    # dog_sector, dogfaces (issue 14) and devil_dogs (issue 15) are played by their rulesets; the others are not yet
+    assert all(rule_systems()[k].ruleset is None for k in SHIPPED if k not in ("dog_sector", "dogfaces", "devil_dogs"))
 
 
 def _fake(key: str, title: str = "Fake") -> RuleSystem:
