@@ -25,7 +25,7 @@ def run(state: GameState, s: dict[str, Any], *actions: dict[str, Any], dice: Dic
     """Execute keyword ``s``: its automatic form, or the given choices in turn."""
     lines: list[str] = []
     for action in actions or ({"do": "resolve"},):
-        more, done = kw.execute(state, s, action, dice or Dice(1), [])
+        more, _done = kw.execute(state, s, action, dice or Dice(1), [])
         lines += more
     return lines
 
@@ -120,7 +120,7 @@ def test_leadership_repeats_a_keyword_and_reshuffles_or_is_rally_5() -> None:
     discards go back into the deck."""
     state = ground(unit("A", "0820", status=frozenset({"pinned"})), unit("G", "0810", "german"))
     queue: list[dict[str, Any]] = []
-    lines, done = kw.execute(state, step("Leadership"), {"do": "resolve"}, Dice(1), queue)
+    _lines, done = kw.execute(state, step("Leadership"), {"do": "resolve"}, Dice(1), queue)
     assert done and queue[0]["kw"] == "Rally" and queue[0]["x"] == 5
     state.marks["kw-allied"] = ["Combat 2", "Leadership"]
     assert kw.options(state, step("Leadership")) == [{"do": "repeat", "keyword": "Combat 2"}]
