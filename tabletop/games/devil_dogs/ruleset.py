@@ -161,6 +161,34 @@ class DevilDogsRules:
     players = SIDES
     sequence = SEQUENCE
     undo_across_turns = True
+    player_aid_dice = False  # E8: a diceless game; the dice box offers no roll buttons
+
+    # -- what the window asks (optional hooks; words.py) ------------------------------------
+
+    def phase_rules(self, state: GameState) -> list[str]:
+        from . import words
+
+        return words.phase_rules(state)
+
+    def status(self, state: GameState) -> str:
+        from . import words
+
+        return words.status(state)
+
+    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
+        from . import words
+
+        return words.unit_lines(state, piece)
+
+    def describe(self, state: GameState, action: Action) -> str:
+        from . import words
+
+        return words.describe(state, action)
+
+    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+        from . import words
+
+        return words.drag_action(state, piece_id, to, forced)
 
     # -- set-up (3.1) ------------------------------------------------------------------------
 

@@ -56,9 +56,9 @@ def hand_panel(state: GameState, side: str) -> Panel:
         if card is None:
             rows.append(Row(f"{card_id} (hidden)", "dim"))
             continue
-        rows.append(Row(f"{card.id}  deviation {card.deviation_text()}", "strong"))
+        rows.append(Row(f"{card.id} (dev. {card.deviation_text()})", "strong"))
         for kind in ORDERS:
-            rows.append(Row(f"  {kind}: {card.order(kind).text()}"))
+            rows.append(Row(f" {kind[0].upper()}: {card.order(kind).text()}"))
     if not rows:
         rows.append(Row("no cards in hand", "dim"))
     return Panel("hand", f"Your hand ({side})", rows)
@@ -103,14 +103,11 @@ def initiative_panel(state: GameState) -> Panel:
     bi = SIDES[state.track("bi")] if "chits" in state.marks else "not drawn yet"
     dead = {s: sum(1 for p in state.box(DEAD) if p.side == s) for s in SIDES}
     rows = [
-        Row(f"track {position:+d} ({f.track_low}..{f.track_high}): {band}", "strong"),
-        Row(f"pool: {pool['US']} US / {pool['GE']} GE / {pool['S']} S (5.3.1)"),
-        Row(f"battlefield initiative: {bi} (5.3.3)"),
-        Row(f"turn {state.turn} of {state.track('turns')}"),
-        Row(f"VP (project's choice, G5): Allied {vp['allied']}, German {vp['german']}"),
-        Row(f"dead pool: Allied {dead['allied']}, German {dead['german']}"),
-        Row(f"USMC replacement points left: {state.track('usmc-points')} (5.11)", "dim"),
-    ]
+        Row(f"track {position:+d}: {band}, pool {pool['US']} US / {pool['GE']} GE / {pool['S']} S (5.3.1)", "strong"),
+        Row(f"battlefield initiative: {bi} · turn {state.turn} of {state.track('turns')}"),
+        Row(f"VP (G5) Allied {vp['allied']}, German {vp['german']} · dead Allied {dead['allied']}, "
+            f"German {dead['german']} · USMC points {state.track('usmc-points')}", "dim"),
+    ]  # fmt: skip
     return Panel("initiative", "Initiative", rows)
 
 
