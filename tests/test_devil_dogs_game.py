@@ -131,3 +131,18 @@ def test_a_bots_choice_does_not_change_when_the_opponents_hidden_cards_change(ph
         if f"cards-{foe}" in state.marks:
             state.marks[f"cards-{foe}"] = [f"{e.split(':')[0]}:{c}" for e, c in zip(state.marks[f"cards-{foe}"], rotated[-2:], strict=True)]
         assert PlannerBot().choose(game.side_view(actor)) == chosen
+
+
+def test_tabletop_validate_checks_the_deck_with_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 15 item 1: `tabletop validate` checks cards.yaml; a bad card is one line
+    `file:line: what is wrong`, exit code 2."""
+    from tabletop.cli import main
+
+    assert main(["validate", str(CARDS)]) == 0
+    assert "(cards: 30 allied, 30 german)" in capsys.readouterr().out
+    text = CARDS.read_text()
+    bad = tmp_path / "cards.yaml"
+    bad.write_text(text.replace("deviation: HIT", "deviation: 9", 1))
+    assert main(["validate", str(bad)]) == 2
+    line = text.splitlines().index("      deviation: HIT") + 1
+    assert capsys.readouterr().err.startswith(f"{bad}:{line}: card US-01: deviation must be HIT or a compass number 1-6")

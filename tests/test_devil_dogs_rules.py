@@ -380,3 +380,18 @@ def test_a_side_with_no_unit_on_the_map_loses() -> None:
     state = ground(unit("A", "0820"), unit("G", "0810", "german", steps=1))
     cb.lose_steps(state, "G", 1, "allied", [])
     assert R.outcome(state) == "allied wins (german has no unit on the map)"
+
+
+def test_a_mortar_destroyed_by_an_earlier_mortar_does_not_fire() -> None:
+    """5.5: every mortar on the map fires; one destroyed by an earlier chit (friend or
+    foe, pinned twice) is in the dead pool and is skipped (sim seeds 14 and 58 found it)."""
+    state = ground(unit("T", "0822", kind="mortar"), unit("M", "0818", "german", kind="mortar", steps=1,
+                                                          status=frozenset({"pinned"})))  # fmt: skip
+    state.phase = "mortar"
+    state.tracks["bi"] = 0
+    R.begin_phase(state, Dice(1))
+    assert state.marks["mortars"] == ["T", "M"]
+    state.decks["allied"] = Deck(["US-01"])  # HIT
+    R._mortar(state, {"do": "mortar", "piece": "T", "at": "0818"}, Dice(1))
+    assert state.where("M") == "dead" and "mortars" not in state.marks
+    assert R.actor(state) == "auto" and R.proposal(state) == {"do": "gas-drift"}

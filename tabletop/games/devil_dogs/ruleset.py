@@ -322,7 +322,7 @@ class DevilDogsRules:
     def _player_step(self, state: GameState, step: Step) -> bool:
         """Whether the head step waits for its side's choice."""
         if step["t"] == "move":
-            return bool(step.get("movers"))
+            return any(state.where(m) is None for m in step.get("movers", []))
         if step["t"] == "kw":
             return bool(kw.options(state, step))
         return False
@@ -509,6 +509,12 @@ class DevilDogsRules:
             lines.append(f"the chit lands in {state.board.label(at)}")
         for p in state.map.units_at(at):
             cb.pin(state, p.id, other(str(p.side)), lines, "mortar, 5.5")
+        on_map = {p.id for p in units(state)}
+        left = [m for m in state.marks.get("mortars", []) if m in on_map]  # one destroyed fires no more
+        if left:
+            state.marks["mortars"] = left
+        else:
+            state.marks.pop("mortars", None)
         return lines
 
     def _activate(self, state: GameState, sector: str) -> list[str]:
