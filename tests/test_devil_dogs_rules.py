@@ -395,3 +395,12 @@ def test_a_mortar_destroyed_by_an_earlier_mortar_does_not_fire() -> None:
     R._mortar(state, {"do": "mortar", "piece": "T", "at": "0818"}, Dice(1))
     assert state.where("M") == "dead" and "mortars" not in state.marks
     assert R.actor(state) == "auto" and R.proposal(state) == {"do": "gas-drift"}
+
+
+def test_the_rules_own_steps_offer_no_choices_to_auto() -> None:
+    """The window asks the choices of "auto" at an automatic step (its override list):
+    none, in every phase (found playing in the window: the mortar phase raised)."""
+    state = ground(unit("A", "0820"), unit("G", "0810", "german"))
+    for phase in ("draw", "initiative", "mortar", "activate", "execute", "reinforce"):
+        state.phase = phase
+        assert R.choices(state, "auto") == []

@@ -341,8 +341,8 @@ class DevilDogsRules:
                 {"do": "orders", "side": side, "orders": dict(zip(sectors(state), combo, strict=True))}
                 for combo in itertools.product(*options)
             ]
-        if self.actor(state) != side:
-            return []
+        if side not in SIDES or self.actor(state) != side:
+            return []  # the rules' own steps ("auto") are proposals, never choices
         if phase == "mortar":
             return self._mortar_choices(state)
         if phase == "activate":
