@@ -158,7 +158,8 @@ def _order(node: Any, line: int, where: str, problems: list[DataError], path: Pa
                 kws.append(k)
     if not ok:
         return None
-    return Order(parts[0], int(parts[1]), int(mg), tuple(kws))
+    assert isinstance(mg, int)
+    return Order(parts[0], int(parts[1]), mg, tuple(kws))
 
 
 def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
@@ -228,16 +229,15 @@ def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
                 problems.append(DataError(path, node.key_lines.get("deviation", line),
                                           f"{where}: deviation must be HIT or a compass number 1-6 (5.5), got {dev!r}"))  # fmt: skip
                 deviation = -1
-            orders = {}
+            orders: dict[str, Order | None] = {}
             for kind in ORDERS:
                 if kind not in node:
                     problems.append(DataError(path, line, f"{where}: the {kind} order is missing (1.2)"))
                     continue
                 orders[kind] = _order(node[kind], node.key_lines[kind], f"{where} {kind}", problems, path)
-            if deviation >= 0 and all(orders.get(k) is not None for k in ORDERS):
-                cards.append(
-                    Card(ident, side, deviation, orders["active"], orders["reactive"], orders["general"])
-                )  # type: ignore[arg-type]
+            active, reactive, general = (orders.get(k) for k in ORDERS)
+            if deviation >= 0 and active is not None and reactive is not None and general is not None:
+                cards.append(Card(ident, side, deviation, active, reactive, general))
         out[side] = tuple(cards)
     used = {k.name for deck in out.values() for c in deck for kind in ORDERS for k in c.order(kind).keywords}
     missing = [k for k in KEYWORDS if k not in used]

@@ -715,7 +715,7 @@ class DevilDogsRules:
     def _reorganize(self, state: GameState) -> list[str]:
         """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; infantry
         only, reduced, next to its HQ (none without one)."""
-        lines = []
+        lines: list[str] = []
         for side in SIDES:
             dead = state.marks.get(f"dead-{side}", [])
             per, rounding = figures().reorganize[side]
