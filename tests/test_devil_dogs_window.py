@@ -103,3 +103,13 @@ def test_a_game_saved_mid_sector_loads_and_replays_to_the_same_position(tmp_path
     savefile.write_save(path, game, "belleau-wood")
     loaded, _, _ = load_game(path, open_map_or_scenario, ruleset)
     assert loaded.state.to_json() == game.state.to_json()
+
+
+def test_the_hits_overlay_marks_units_damaged_or_pinned_this_turn() -> None:
+    """Issue 15 item 7: MG and combat results drawn on the map (this turn's losses and pins)."""
+    game = played_to(2, "execute")
+    overlays = {o.key: o for o in DevilDogsExtras().overlays(seen_by(game, "allied"))}
+    hits = overlays["hits"]
+    damaged = set(game.state.marks.get("damaged", [])) | set(game.state.marks.get("pinned-now", []))
+    on_map = {p.hex for p in game.state.map.pieces() if p.id in damaged}
+    assert {m.hex for m in hits.marks} == on_map

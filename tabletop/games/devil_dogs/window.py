@@ -8,7 +8,8 @@
   initiative, victory points so far (G5), the dead pool and USMC replacement points.
 - ``combat``: in a sector being executed, each side's CD and the steps it would inflict
   in a Combat of the ranges on its revealed cards (the odds before the combat, 7, 8.1).
-- overlay ``sectors``: the sectors in play, and the objective hexes with who holds them.
+- overlay ``sectors``: the sectors in play, and the objective hexes with who holds them;
+  overlay ``hits``: the MG, combat, barrage and mortar results of this turn on the map.
 """
 
 from __future__ import annotations
@@ -45,7 +46,25 @@ class DevilDogsExtras(NoExtras):
         state = state_of(seen)
         if not state.marks.get("sectors"):
             return ()
-        return (sector_overlay(state),)
+        return (sector_overlay(state), hits_overlay(state))
+
+
+def hits_overlay(state: GameState) -> Overlay:
+    """The fire of this turn on the map (5.5, 5.8, 7, 9): units that lost steps and units
+    pinned, where they stand now."""
+    damaged = set(state.marks.get("damaged", []))
+    pinned = set(state.marks.get("pinned-now", []))
+    marks = []
+    for p in cb.units(state):
+        if p.id in damaged:
+            marks.append(Mark(p.hex, "bad", f"{p.steps}/{cb.full_steps(p)}"))
+        elif p.id in pinned:
+            marks.append(Mark(p.hex, "steady", "PIN"))
+    legend = (
+        LegendEntry("bad", "lost steps this turn (MG, combat, barrage, mortar, keyword): steps left / full"),
+        LegendEntry("steady", "pinned this turn (mortar, Sniper, a refused order)"),
+    )
+    return Overlay("hits", "Fire this turn", legend, tuple(marks))
 
 
 def hand_panel(state: GameState, side: str) -> Panel:
