@@ -806,6 +806,9 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         if conflicts:
             return ("scenario", conflicts)
         return (f"scenario: {s.name}, map {s.board.name}, {len(s.pieces)} pieces", [])
+    deck = _card_deck(path, data)
+    if deck is not None:
+        return deck
     if hasattr(data, "get") and "grid" in data:
         try:
             m = load_map(path)
@@ -820,6 +823,20 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         [DataError(path, 1, "neither a map (a `grid:` block), a scenario (a `map:` line) nor "
                    "a counter sheet (`unit_types:`)")],
     )  # fmt: skip
+
+
+def _card_deck(path: Path, data: object) -> tuple[str, list[DataError]] | None:
+    """A command-card file (a top-level `cards:`, Devil Dogs' cards.yaml, issue 15): its
+    decks checked card by card; None for any other file."""
+    if not (isinstance(data, dict) and "cards" in data):
+        return None
+    from tabletop.games.devil_dogs.data import read_cards
+
+    try:
+        decks = read_cards(path)
+    except DataErrors as exc:
+        return ("cards", exc.errors)
+    return ("cards: " + ", ".join(f"{len(deck)} {side}" for side, deck in decks.items()), [])
 
 
 def _validate_paths(given: str) -> list[Path]:

@@ -322,9 +322,9 @@ def test_dog_sector_keeps_its_ruleset_and_autoplayer_on_its_descriptor() -> None
     assert system is not None and system.ruleset is not None and system.sim is not None
     assert isinstance(system.ruleset(), DogSectorRules)
     assert system.sim() is bot_module and system.default_bots == {"american": "autoplayer"}
-    # dog_sector, dogfaces (14), dogs_of_war (16) and omaha (17) are played by their rulesets
-    played = ("dog_sector", "dogfaces", "dogs_of_war", "omaha")
-    assert all(rule_systems()[k].ruleset is None for k in SHIPPED if k not in played)
+    # all five are played by their rulesets: dog_sector, dogfaces (14), devil_dogs (15),
+    # dogs_of_war (16) and omaha (17)
+    assert all(rule_systems()[k].ruleset is not None for k in SHIPPED)
 
 
 def _fake(key: str, title: str = "Fake") -> RuleSystem:

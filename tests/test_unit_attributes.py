@@ -172,7 +172,7 @@ def test_a_counter_files_bad_attribute_is_refused_at_its_line(tmp_path: Path) ->
     with pytest.raises(DataErrors) as exc:
         load_counters(path)
     (error,) = exc.value.errors
-    assert str(error).startswith(f"{path}:18: unit type 'infantry': nation must be a word among usmc")
+    assert str(error).startswith(f"{path}:20: unit type 'infantry': nation must be a word among usmc")
 
 
 def test_newcomers_fill_steps_and_attributes_of_a_unit_set_up_by_hand() -> None:

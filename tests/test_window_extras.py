@@ -312,7 +312,7 @@ def test_render_refuses_an_unknown_extra_naming_the_keys(
     err = capsys.readouterr().err.strip()
     assert err == "omaha: --extra: no overlay 'feilds'; give one of: fields"
     assert main(["render", "belleau-wood-demo", "--extra", "fields", "--out", str(out)]) == 2
-    assert "this rule system draws no overlays of its own" in capsys.readouterr().err
+    assert "no overlay 'fields'; give one of: sectors" in capsys.readouterr().err  # Devil Dogs' own (issue 15)
     assert main(["render", "dogfaces", "--extra", "fields", "--out", str(out)]) == 2
     assert "give one of: ranges, overwatch" in capsys.readouterr().err
     assert not out.exists()

@@ -1,0 +1,479 @@
+"""The 21 keyword actions of 9 (The Devil Dogs of Belleau Wood), barrages and gas included.
+
+A keyword is executed as a step of the sector's queue (``ruleset``): ``options`` lists
+the acting player's choices for it (none: the rules carry it out themselves, ``auto``),
+``execute`` carries out one choice (or the whole keyword when it is automatic) and says
+whether the keyword is finished. Readings of the text's gaps are marked "project's
+choice" here and in ``rules.yaml``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from tabletop.engine.actions import Action
+from tabletop.engine.dice import Dice
+from tabletop.engine.pieces import Piece
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex, distance, neighbors
+
+from . import combat as cb
+from .combat import PINNED, add_effect, in_sector, other, sector_hexes, units
+from .data import card_index, figures, parse_keyword
+from .movement import DevilDogsMovePolicy, forced_retreat
+
+Step = dict[str, Any]
+#: keywords that last the turn in their sector (read when damage or movement is worked out)
+EFFECTS = ("Concealment", "Defensive Fire", "Hesitation", "Hidden MG's", "Shell Holes")
+PICKS = ("Audacity", "Rally", "Regroup", "Sniper", "Underfed", "Accurate Fire")
+BARRAGES = ("Barrage", "Sausage/Recon'd Barrage", "Gas Barrage")
+COMPASS_VECTORS = {
+    "N": Hex(0, -1),
+    "NE": Hex(1, -1),
+    "SE": Hex(1, 0),
+    "S": Hex(0, 1),
+    "SW": Hex(-1, 1),
+    "NW": Hex(-1, 0),
+}
+
+
+def picks(step: Step) -> int:
+    """How many targets a picking keyword takes (its X; Accurate Fire 2; Audacity 1)."""
+    name = step["kw"]
+    if name == "Accurate Fire":
+        return 2
+    if name == "Audacity":
+        return 1
+    return int(step["x"])
+
+
+def compass(n: int) -> Hex:
+    """G6 (rules.yaml): compass number -> the direction on the map."""
+    return COMPASS_VECTORS[figures().compass[n]]
+
+
+def deviation_draw(state: GameState, side: str, dice: Dice, lines: list[str]) -> int:
+    """5.5, 9: the top card of the side's deck, read for its deviation and discarded (G7)."""
+    deck = state.decks[side]
+    card = deck.draw(dice)
+    deck.discard(card)
+    value = card_index()[card].deviation
+    lines.append(f"{side} draws {card} for deviation: {'HIT' if value == 0 else value}")
+    return value
+
+
+def _step_away(state: GameState, h: Hex, n: int) -> Hex | None:
+    to = Hex(h.q + compass(n).q, h.r + compass(n).r)
+    return to if state.board.grid.contains(to) else None
+
+
+# --- the choices of each keyword --------------------------------------------------------------
+
+
+def options(state: GameState, step: Step) -> list[Action]:
+    """The acting player's choices for keyword ``step``; [] when the rules act alone."""
+    name, side, sector = step["kw"], step["side"], step["sector"]
+    done = set(step.get("picked", []))
+    board = state.board
+    if name in PICKS:
+        targets = pick_targets(state, step)
+        out: list[Action] = [{"do": "target", "piece": p.id} for p in targets]
+        if name == "Rally":
+            out = []
+            for p in targets:
+                if p.has(PINNED):
+                    out.append({"do": "rally", "piece": p.id, "token": "pinned"})
+                if cb.has_falter(p):
+                    out.append({"do": "rally", "piece": p.id, "token": "falter"})
+        return [*out, {"do": "skip"}] if out else []
+    if name in BARRAGES:
+        return [
+            {"do": "barrage", "at": board.label(h)}
+            for h in sorted(sector_hexes(state, sector), key=board.label)
+        ]
+    if name == "Leadership":
+        history = [k for k in state.marks.get(f"kw-{side}", []) if not k.startswith("Leadership")]
+        return [{"do": "repeat", "keyword": k} for k in dict.fromkeys(history)]
+    if name == "Misdirection":
+        out = [{"do": "misdirect", "bury": True}]
+        if state.hands.get(other(side)):
+            for s in state.marks.get("sectors", []):
+                if s not in state.marks.get("done", []) and s != sector:
+                    out.append({"do": "misdirect", "sector": s})
+        return out
+    if name == "Reinforcement and Reorganization":
+        return reinforcement_options(state, side)
+    del done
+    return []
+
+
+def pick_targets(state: GameState, step: Step) -> list[Piece]:
+    """The units a picking keyword may still take (9)."""
+    name, side, sector = step["kw"], step["side"], step["sector"]
+    done = step.get("picked", [])
+    if name == "Audacity":
+        return [p for p in in_sector(state, sector, side) if p.has(PINNED) or p.steps < cb.full_steps(p)]
+    if name == "Rally":
+        return [p for p in in_sector(state, sector, side) if p.has(PINNED) or cb.has_falter(p)]
+    if name == "Regroup":
+        return [
+            p for p in in_sector(state, sector, side)
+            if p.id not in done and not cb.adjacent_enemy(state, p) and (p.has(PINNED) or cb.has_falter(p))
+        ]  # fmt: skip
+    if name == "Underfed":
+        return [p for p in in_sector(state, sector, other(side)) if p.id not in done and p.steps > 1]
+    if name == "Accurate Fire":
+        return cb.mg_targets(state, sector, side)
+    if name == "Sniper":
+        friends = units(state, side)
+        rng = figures().sniper_range
+        near = [
+            e for e in units(state, other(side))
+            if e.id not in done and any(distance(f.hex, e.hex) <= rng for f in friends)
+        ]  # fmt: skip
+        free = [e for e in near if not e.has(PINNED)]
+        return free or near  # 9: pinned units only once every other is pinned
+    return []
+
+
+def reinforcement_options(state: GameState, side: str) -> list[Action]:
+    """9 REINFORCEMENT AND REORGANIZATION with 5.11 (A6): speed a friendly arrival, delay
+    an enemy one, or reconstitute a destroyed infantry unit next to its HQ."""
+    out: list[Action] = []
+    turn = state.turn
+    for name, pieces in sorted(state.boxes.items()):
+        if not name.startswith("turn-"):
+            continue
+        n = int(name[5:])
+        if any(p.side == side for p in pieces) and n > turn + 1:
+            out.append({"do": "reinforce-kw", "speed": n})
+        if any(p.side == other(side) for p in pieces) and n > turn:
+            out.append({"do": "reinforce-kw", "delay": n})
+    for p in state.box(cb.DEAD):
+        if p.side == side and figures().kind(p) == "infantry" and hq_spot(state, p) is not None:
+            out.append({"do": "reinforce-kw", "reconstitute": p.id})
+    return out
+
+
+def hq_spot(state: GameState, piece: Piece) -> Hex | None:
+    """A free hex next to the unit's regiment HQ (4, 5.11), the first by label; None
+    without an HQ on the map or a free hex (G13)."""
+    regiment = piece.attr("regiment", None)
+    for hq in units(state, piece.side):
+        if figures().kind(hq) != "hq" or hq.attr("regiment", None) != regiment:
+            continue
+        free = [n for n in neighbors(hq.hex) if state.board.grid.contains(n) and not state.map.units_at(n)]
+        if free:
+            return min(free, key=state.board.label)
+    return None
+
+
+def reconstitute(state: GameState, piece_id: str, lines: list[str]) -> bool:
+    """A dead infantry unit back on its reduced face next to its HQ (4, 5.11)."""
+    piece = next(p for p in state.box(cb.DEAD) if p.id == piece_id)
+    spot = hq_spot(state, piece)
+    if spot is None:
+        return False
+    state.from_box(cb.DEAD, piece.id, spot)
+    reduced = cb.ladder(piece).index("reduced")
+    state.map.update(
+        replace(state.map.piece(piece.id), steps=cb.full_steps(piece) - reduced, status=frozenset())
+    )
+    lines.append(f"{piece.id} is reconstituted, reduced, at {state.board.label(spot)} (5.11)")
+    return True
+
+
+# --- carrying a keyword out ------------------------------------------------------------------
+
+
+def execute(
+    state: GameState, step: Step, action: Action, dice: Dice, queue: list[Step]
+) -> tuple[list[str], bool]:
+    """Carry out ``action`` (a choice, or {"do": "resolve"} for an automatic keyword) of
+    keyword ``step``; returns the lines and whether the keyword is finished."""
+    name, side, sector, x = step["kw"], step["side"], step["sector"], int(step["x"])
+    lines: list[str] = []
+    do = action.get("do")
+    if name == "Combat":
+        state.marks.setdefault("combats", []).append(json.dumps({"side": side, "x": x}))
+        return [f"{side}: Combat {x} in sector {sector} (9; resolved after the keywords, 5.9)"], True
+    if name in EFFECTS:
+        add_effect(state, name, side, sector)
+        return [f"{side}: {name} in sector {sector} this turn (9)"], True
+    if name == "Entrench":
+        state.tracks[f"entrench-{side}"] = state.track(f"entrench-{side}") + x
+        return [f"{side}: Entrench {x}: the next {x} step losses this turn are ignored (9)"], True
+    if name == "Bayonets":
+        return bayonets(state, side, sector), True
+    if name == "Rout!":
+        return rout(state, side), True
+    if do == "skip" or (name in PICKS and not options(state, step)):
+        return [f"{side}: {step_text(step)} ends"], True
+    if name in PICKS:
+        piece = state.map.piece(str(action["piece"]))
+        step.setdefault("picked", []).append(piece.id)
+        lines += pick(state, step, piece, action)
+        return lines, len(step["picked"]) >= picks(step) or not options(state, step)
+    if name in BARRAGES:
+        return barrage(state, step, state.board.hex_of(str(action["at"])), dice), True
+    if name == "Leadership":
+        if do == "repeat":
+            k = parse_keyword(str(action["keyword"]))
+            assert not isinstance(k, str)
+            lines.append(f"{side}: Leadership repeats {action['keyword']} (9)")
+        else:
+            k = parse_keyword("Rally 5")
+            assert not isinstance(k, str)
+            lines.append(f"{side}: Leadership: no keyword executed yet this turn, so Rally 5 (9)")
+        queue.insert(
+            0, {"t": "kw", "side": side, "sector": sector, "kw": k.name, "x": k.x, "after": "leadership"}
+        )
+        return lines, True
+    if name == "Misdirection":
+        return misdirect(state, side, action), True
+    if name == "Reinforcement and Reorganization":
+        if do == "resolve":
+            return [
+                f"{side}: Reinforcement and Reorganization: nothing to speed, delay or reconstitute"
+            ], True
+        return reinforce_kw(state, side, action), True
+    raise ValueError(f"keyword {name!r} has no action {do!r}")
+
+
+def step_text(step: Step) -> str:
+    from .data import KEYWORDS
+
+    return f"{step['kw']} {step['x']}" if KEYWORDS[step["kw"]] else str(step["kw"])
+
+
+def pick(state: GameState, step: Step, piece: Piece, action: Action) -> list[str]:
+    """One target of a picking keyword (9)."""
+    name, side = step["kw"], step["side"]
+    lines: list[str] = []
+    if name == "Audacity":
+        state.map.update(replace(piece, status=piece.status - {PINNED}, steps=cb.full_steps(piece)))
+        lines.append(f"Audacity: {piece.id} loses its tokens and is back to full strength (9)")
+    elif name == "Rally":
+        if action.get("token") == "pinned":
+            cb.unpin(state, piece.id)
+            lines.append(f"Rally: {piece.id}'s pinning token removed (9)")
+        else:
+            state.map.update(replace(piece, steps=piece.steps + 1))
+            lines.append(f"Rally: {piece.id}'s falter token removed (9)")
+    elif name == "Regroup":
+        steps = piece.steps + (1 if cb.has_falter(piece) else 0)
+        state.map.update(replace(piece, status=piece.status - {PINNED}, steps=steps))
+        lines.append(f"Regroup: every token removed from {piece.id} (9; X = units, A9)")
+    elif name == "Sniper":
+        cb.pin(state, piece.id, side, lines, "Sniper, 9")
+    elif name == "Underfed":
+        cb.lose_steps(state, piece.id, 1, side, lines, can_destroy=False)
+    elif name == "Accurate Fire":
+        cb.lose_steps(state, piece.id, 1, side, lines)
+    return lines
+
+
+def bayonets(state: GameState, side: str, sector: str) -> list[str]:
+    """9 BAYONETS: each unpinned non-MG company next to the enemy inflicts a hit on an
+    adjacent enemy (one step a unit: one source, 7.1); damaged units retreat a hex and
+    the first bayonet unit next to the vacated hex advances into it (project's choice)."""
+    lines: list[str] = []
+    f = figures()
+    hit: dict[str, str] = {}
+    for p in in_sector(state, sector, side):
+        if p.has(PINNED) or f.kind(p) in ("machine-gun", "gun-pit", "mortar", "artillery"):
+            continue
+        around = set(neighbors(p.hex))
+        foes = sorted((e for e in units(state, other(side)) if e.hex in around and e.id not in hit),
+                      key=lambda e: cb.priority_key(state, e))  # fmt: skip
+        if foes:
+            hit[foes[0].id] = p.id
+    for target, by in hit.items():
+        before = state.map.piece(target).hex
+        lines.append(f"Bayonets: {by} hits {target} (9)")
+        if cb.lose_steps(state, target, 1, side, lines) and state.where(target) is None:
+            moved = _forced(state, target, None, side, lines)
+            if moved and state.where(by) is None and not state.map.units_at(before):
+                state.map.move(by, before)
+                lines.append(f"{by} advances into {state.board.label(before)} (9 BAYONETS)")
+    return lines or [f"{side}: Bayonets: no unit of the sector is next to the enemy"]
+
+
+def _forced(state: GameState, piece_id: str, gas_at: Hex | None, by: str, lines: list[str]) -> bool:
+    """A forced move (Rout!, gas, Bayonets): the shortest move away, pins removed; with
+    nowhere to go the unit refuses and is pinned, or loses a step if pinned (8)."""
+    piece = state.map.piece(piece_id)
+    found = forced_retreat(state.map, piece, gas_at=gas_at, policy=_policy())
+    if found.hex is None:
+        lines.append(f"{piece.id} cannot move away: it refuses (8)")
+        cb.pin(state, piece.id, by, lines, "refused a forced move, 8")
+        return False
+    state.map.move(piece.id, found.hex)
+    cb.unpin(state, piece.id)
+    lines.append(
+        f"{piece.id} moves to {state.board.label(found.hex)} ({'gas' if gas_at else 'forced'}; pin removed, 6.2)"
+    )
+    return True
+
+
+_policies: list[DevilDogsMovePolicy] = []
+
+
+def _policy() -> DevilDogsMovePolicy:
+    if not _policies:
+        _policies.append(DevilDogsMovePolicy())
+    return _policies[0]
+
+
+def rout(state: GameState, side: str) -> list[str]:
+    """9 ROUT!: every enemy unit damaged or pinned this turn retreats from its hex."""
+    lines: list[str] = []
+    hit = set(state.marks.get("damaged", [])) | set(state.marks.get("pinned-now", []))
+    for e in units(state, other(side)):
+        if e.id in hit:
+            _forced(state, e.id, None, side, lines)
+    return lines or [f"{side}: Rout!: no enemy unit was damaged or pinned this turn"]
+
+
+def _under(state: GameState, centres: list[Hex]) -> list[Piece]:
+    area = {h for c in centres for h in (c, *neighbors(c))}
+    return [p for p in units(state) if p.hex in area]
+
+
+def _gas_tokens(state: GameState) -> list[Piece]:
+    return [p for p in state.map.pieces() if p.kind == "marker" and p.type in ("gas", "gas-2")]
+
+
+def barrage(state: GameState, step: Step, first: Hex, dice: Dice) -> list[str]:
+    """9 BARRAGE, SAUSAGE/RECON'D BARRAGE and GAS BARRAGE from the first token's hex."""
+    name, side = step["kw"], step["side"]
+    board = state.board
+    lines = [f"{side}: {name} aimed at {board.label(first)} (9)"]
+    if name == "Gas Barrage" and len(_gas_tokens(state)) >= 2:
+        lines.append("both gas tokens are on the map: a regular barrage instead (9 GAS BARRAGE)")
+        name = "Barrage"
+    value = deviation_draw(state, side, dice, lines)
+    if name == "Barrage" and value:
+        moved = _step_away(state, first, value)
+        if moved is None:
+            lines.append("the token deviates off the map: no effect (G6, project's choice)")
+            return lines
+        first = moved
+        lines.append(f"the first token deviates to {board.label(first)}")
+    if name == "Gas Barrage":
+        return lines + gas(state, side, first, dice)
+    second = _second_token(state, side, first, value)
+    centres = [first] + ([second] if second is not None else [])
+    lines.append("tokens at " + ", ".join(board.label(h) for h in centres))
+    lost = 0
+    for p in _under(state, centres):
+        lost_here = cb.lose_steps(state, p.id, 1, side, lines, track=False)
+        if p.side != side:
+            lost += lost_here
+    cap = figures().barrage_cap
+    cb._track_move(state, side, min(lost, cap))  # 9: never more than 5 spaces
+    if lost > cap:
+        lines.append(f"the track moves only {cap} spaces (9 BARRAGE)")
+    return lines
+
+
+def _second_token(state: GameState, side: str, first: Hex, value: int) -> Hex | None:
+    """9 BARRAGE 3: two hexes from the first in the deviation's direction; on a HIT the
+    player's choice, made here as the direction hitting most enemy and fewest friendly
+    units (project's choice)."""
+
+    def land(n: int) -> Hex | None:
+        v = compass(n)
+        h = Hex(first.q + 2 * v.q, first.r + 2 * v.r)
+        return h if state.board.grid.contains(h) else None
+
+    if value:
+        return land(value)
+
+    def worth(n: int) -> tuple[int, int]:
+        h = land(n)
+        if h is None:
+            return (-99, -n)
+        hit = [p for p in _under(state, [h]) if p.hex not in {first, *neighbors(first)}]
+        return (sum(1 if p.side != side else -2 for p in hit), -n)
+
+    return land(max(range(1, 7), key=worth))
+
+
+def gas(state: GameState, side: str, at: Hex, dice: Dice) -> list[str]:
+    """9 GAS BARRAGE: one token; units under or next to it lose a step and move away."""
+    n = state.track("gas-serial") + 1
+    state.tracks["gas-serial"] = n
+    state.map.place(Piece(f"GAS{n}", "gas", at, side, kind="marker"))
+    lines = [f"gas token GAS{n} at {state.board.label(at)} (9 GAS BARRAGE)"]
+    return lines + gas_effect(state, side, at)
+
+
+def gas_effect(state: GameState, side: str, at: Hex) -> list[str]:
+    lines: list[str] = []
+    for p in _under(state, [at]):
+        if cb.lose_steps(state, p.id, 1, other(str(p.side)), lines) and state.where(p.id) is None:
+            _forced(state, p.id, at, other(str(p.side)), lines)
+    return lines
+
+
+def gas_drift(state: GameState, dice: Dice) -> list[str]:
+    """5.5 GAS DRIFT (A5): flipped tokens are removed; the others flip to #2, drift one
+    hex on their owner's deviation draw and act again."""
+    lines: list[str] = []
+    for token in _gas_tokens(state):
+        if token.type == "gas-2":
+            state.map.remove(token.id)
+            lines.append(f"gas token {token.id} is removed (5.5)")
+            continue
+        owner = str(token.side)
+        value = deviation_draw(state, owner, dice, lines)
+        at = token.hex
+        if value:
+            moved = _step_away(state, at, value)
+            at = moved if moved is not None else at
+        state.map.remove(token.id)
+        state.map.place(replace(token, type="gas-2", hex=at))
+        lines.append(f"gas token {token.id} flips to #2 at {state.board.label(at)} (5.5)")
+        lines += gas_effect(state, owner, at)
+    return lines
+
+
+def misdirect(state: GameState, side: str, action: Action) -> list[str]:
+    """9 MISDIRECTION: swap the opponent's card in an unactivated sector with his reserve
+    (the order type stays), or look at his next six cards and put them on the bottom
+    (project's simplification: all six or, with `bury`, none is the only choice offered)."""
+    foe = other(side)
+    if action.get("sector"):
+        sector = str(action["sector"])
+        cards = state.marks[f"cards-{foe}"]
+        i = next(i for i, c in enumerate(cards) if c.startswith(f"{sector}:"))
+        reserve = state.hands[foe][0]
+        old = cards[i].split(":", 1)[1]
+        cards[i] = f"{sector}:{reserve}"
+        state.hands[foe][0] = old
+        return [f"{side}: Misdirection swaps {foe}'s card in sector {sector} with his reserve card (9)"]
+    deck = state.decks[foe]
+    top = deck.cards[:6]
+    deck.cards = deck.cards[6:] + top
+    return [f"{side}: Misdirection puts {foe}'s next {len(top)} cards on the bottom of his deck (9)"]
+
+
+def reinforce_kw(state: GameState, side: str, action: Action) -> list[str]:
+    """9 REINFORCEMENT AND REORGANIZATION (A6)."""
+    if "reconstitute" in action:
+        lines: list[str] = []
+        reconstitute(state, str(action["reconstitute"]), lines)
+        return lines
+    if "speed" in action:
+        n, owner, to = int(action["speed"]), side, int(action["speed"]) - 1
+    else:
+        n, owner, to = int(action["delay"]), other(side), int(action["delay"]) + 1
+    moving = [p for p in state.box(f"turn-{n}") if p.side == owner]
+    state.boxes[f"turn-{n}"] = [p for p in state.box(f"turn-{n}") if p.side != owner]
+    if not state.boxes[f"turn-{n}"]:
+        del state.boxes[f"turn-{n}"]
+    state.boxes.setdefault(f"turn-{to}", []).extend(moving)
+    return [f"{side}: {owner}'s reinforcements of turn {n} now arrive on turn {to} (9, 5.11)"]

@@ -1,0 +1,827 @@
+"""The Devil Dogs of Belleau Wood as a rule system the engine plays: the turn of 5.
+
+Phases (5): draw the hands (5.1); assign a card to each sector, both sides at once and
+face down (5.2, the engine's simultaneous hook); the initiative pool, chits and
+battlefield initiative (5.3); sector orders, both at once (5.4); mortar fire and gas
+drift (5.5); then, once per sector (5.10, the ``next_phase`` loop), the activation
+(5.6) and the sector's execution (5.7-5.9: reveal, the non-initiative player's movement,
+MG and keywords, then the initiative player's, then combat); reinforcements, USMC
+replacements and reorganization (5.11).
+
+State kept (plain data, saved with the game):
+- ``hands`` and ``decks`` by side; ``tracks``: ``initiative`` (-10..10, + Allied, G2),
+  ``bi`` (0 Allied, 1 German has battlefield initiative), ``turns``, ``usmc-points``,
+  ``entrench-SIDE``, ``over``;
+- ``marks``: ``sectors``, ``objectives``, ``attacker``, ``cards-SIDE`` ("B:US-03"),
+  ``orders-SIDE`` ("B:active"), ``chits`` ("B:US"), ``revealed``, ``done``, ``active``,
+  ``chooser``, ``queue`` (the sector's steps, JSON), ``combats``, ``effects``,
+  ``mortars``, ``damaged``/``pinned-now``/``dead-SIDE`` (this turn), ``kw-SIDE``
+  (keywords executed this turn, for Leadership), ``held-SIDE`` (objectives last held);
+- box ``dead`` (the dead pool), ``turn-N`` (reinforcements).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from tabletop.engine.actions import END_PHASE, Action
+from tabletop.engine.dice import Deck, Dice
+from tabletop.engine.game import Phase
+from tabletop.engine.movement import plan_move
+from tabletop.engine.pieces import Piece
+from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex, distance, neighbors
+
+from . import combat as cb
+from . import keywords as kw
+from .combat import ALLIED, DEAD, GERMAN, PINNED, SIDES, in_sector, other, units
+from .data import card_index, cards, figures
+from .movement import DevilDogsMovePolicy
+
+GAME = "Devil Dogs"
+SEQUENCE = (
+    Phase("draw", "Draw Command Card Hand", "auto", f"{GAME} 5.1"),
+    Phase("assign", "Assign Sector Command Cards", "auto", f"{GAME} 5.2"),
+    Phase("initiative", "Initiative Phase", "auto", f"{GAME} 5.3"),
+    Phase("orders", "Assign Sector Orders", "auto", f"{GAME} 5.4"),
+    Phase("mortar", "Mortar Fire and Gas Drift", "auto", f"{GAME} 5.5"),
+    Phase("activate", "Alternate Sector Activation", "auto", f"{GAME} 5.6, 5.10"),
+    Phase("execute", "Order Execution and Combat", "auto", f"{GAME} 5.7-5.9"),
+    Phase("reinforce", "Reinforcements", "auto", f"{GAME} 5.11"),
+)
+CHIT_SIDE = {"US": ALLIED, "GE": GERMAN}
+Step = dict[str, Any]
+_policy = DevilDogsMovePolicy()
+
+
+# --- small readers of the state ---------------------------------------------------------------
+
+
+def sectors(state: GameState) -> list[str]:
+    return list(state.marks.get("sectors", []))
+
+
+def pairs(state: GameState, key: str) -> dict[str, str]:
+    """A mark of "SECTOR:value" entries as a mapping."""
+    return dict(e.split(":", 1) for e in state.marks.get(key, []))
+
+
+def bi_side(state: GameState) -> str:
+    return SIDES[state.track("bi")]
+
+
+def attacker(state: GameState) -> str:
+    return (state.marks.get("attacker") or [ALLIED])[0]
+
+
+def sector_initiative(state: GameState, sector: str) -> str | None:
+    """The side with sector initiative (5.3.2); None on a Stalemate."""
+    return CHIT_SIDE.get(pairs(state, "chits").get(sector, "S"))
+
+
+def order_of(state: GameState, side: str, sector: str) -> str | None:
+    return pairs(state, f"orders-{side}").get(sector)
+
+
+def card_of(state: GameState, side: str, sector: str) -> str | None:
+    return pairs(state, f"cards-{side}").get(sector)
+
+
+def hand_size(state: GameState) -> int:
+    """5.1: the sectors in play plus one."""
+    return len(sectors(state)) + 1
+
+
+def queue(state: GameState) -> list[Step]:
+    return [json.loads(s) for s in state.marks.get("queue", [])]
+
+
+def set_queue(state: GameState, steps: list[Step]) -> None:
+    if steps:
+        state.marks["queue"] = [json.dumps(s, sort_keys=True) for s in steps]
+    else:
+        state.marks.pop("queue", None)
+
+
+def first_to_act(state: GameState, sector: str) -> str:
+    """5.8: the non-initiative player acts first; on a Stalemate the player without
+    battlefield initiative (5.3.2)."""
+    holder = sector_initiative(state, sector)
+    return other(holder) if holder is not None else other(bi_side(state))
+
+
+def legal_orders(state: GameState, side: str, sector: str) -> tuple[str, ...]:
+    """5.3.2, 5.4: Active only with sector initiative, Reactive without (Stalemate: both
+    Reactive); the General side always."""
+    holder = sector_initiative(state, sector)
+    return ("active", "general") if holder == side else ("reactive", "general")
+
+
+def movers(state: GameState, sector: str, side: str, move: str) -> list[str]:
+    """The units an order moves now (5.8, 5.11 note): the side's units in the sector."""
+    if move == "HOLD":
+        return []
+    return [p.id for p in in_sector(state, sector, side)]
+
+
+def budget(state: GameState, sector: str, side: str, distance_: int) -> int:
+    """9 HESITATION: the enemy's Hesitation here cuts movement by 2, to a minimum of 1."""
+    if cb.has_effect(state, "Hesitation", other(side), sector):
+        return max(1, distance_ - 2)
+    return distance_
+
+
+def unit_moves(state: GameState, piece: Piece, move: str, hexes: int) -> list[Hex]:
+    """The hexes ``piece`` may end in under ``move`` (5.8, 6; movement.py), start included."""
+    reach = plan_move(state.map, _policy, piece, move, hexes)
+    return sorted(reach.costs, key=state.board.label)
+
+
+def refusal_penalty(state: GameState, piece: Piece, move: str, ends: list[Hex]) -> bool:
+    """Whether staying put refuses the order (5.8, 8): ADV or RET with a legal end
+    elsewhere, not pinned under ADV, not starting next to the enemy under ADV."""
+    if move not in ("ADV", "RET") or not any(h != piece.hex for h in ends):
+        return False
+    return not (move == "ADV" and (piece.has(PINNED) or cb.adjacent_enemy(state, piece)))
+
+
+# --- the ruleset ------------------------------------------------------------------------------
+
+
+class DevilDogsRules:
+    """The Devil Dogs turn machine (see the module doc)."""
+
+    name = "devil_dogs"
+    sides = SIDES
+    players = SIDES
+    sequence = SEQUENCE
+    undo_across_turns = True
+    player_aid_dice = False  # E8: a diceless game; the dice box offers no roll buttons
+
+    # -- what the window asks (optional hooks; words.py) ------------------------------------
+
+    def phase_rules(self, state: GameState) -> list[str]:
+        from . import words
+
+        return words.phase_rules(state)
+
+    def status(self, state: GameState) -> str:
+        from . import words
+
+        return words.status(state)
+
+    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
+        from . import words
+
+        return words.unit_lines(state, piece)
+
+    def describe(self, state: GameState, action: Action) -> str:
+        from . import words
+
+        return words.describe(state, action)
+
+    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+        from . import words
+
+        return words.drag_action(state, piece_id, to, forced)
+
+    # -- set-up (3.1) ------------------------------------------------------------------------
+
+    def prepare(self, state: GameState, scenario: Any = None) -> None:
+        """The scenario's sectors, objectives, attacker, track start and length (3.1, G3)."""
+        game: Mapping[str, Any] = getattr(scenario, "game", {}) or {}
+        board = state.board
+        state.marks["sectors"] = list(game.get("sectors") or ["B", "C"])
+        state.marks["objectives"] = [board.label(h) for h in game.get("objectives", ())]
+        state.marks["attacker"] = [str(game.get("attacker", ALLIED))]
+        state.tracks["initiative"] = int(game.get("initiative", 0))
+        state.tracks["turns"] = int(getattr(scenario, "turns", None) or figures().default_turns)
+        state.tracks["usmc-points"] = figures().usmc_replacements
+        victory = getattr(scenario, "victory", {}) or {}
+        for key, value in victory.items():
+            state.tracks[f"vp-{key}"] = int(value)
+        for side in SIDES:
+            entry = game.get(f"{side}-entry")
+            if entry:
+                state.marks[f"entry-{side}"] = [board.label(h) for h in entry]
+        defender = other(attacker(state))
+        state.marks[f"held-{defender}"] = list(state.marks["objectives"])
+
+    # -- the hooks ---------------------------------------------------------------------------
+
+    def simultaneous(self, state: GameState) -> tuple[str, ...]:
+        """5.2 and 5.4: both sides choose at once, face down."""
+        if state.phase == "assign" and "cards-allied" not in state.marks:
+            return SIDES
+        if state.phase == "orders" and "orders-allied" not in state.marks:
+            return SIDES
+        return ()
+
+    def reveal(self, state: GameState, commits: Mapping[str, Action], dice: Dice) -> list[str]:
+        lines: list[str] = []
+        for side in SIDES:
+            lines += self.apply(state, dict(commits[side]), dice)
+        return lines
+
+    def actor(self, state: GameState) -> str | None:
+        if state.phase == "mortar":
+            left = state.marks.get("mortars", [])
+            return str(state.map.piece(left[0]).side) if left else "auto"
+        if state.phase == "activate" and state.marks.get("chooser"):
+            return state.marks["chooser"][0]
+        if state.phase == "execute":
+            steps = queue(state)
+            if steps and self._player_step(state, steps[0]):
+                return str(steps[0]["side"])
+            return "auto"
+        return None
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """What ``side`` may know (5.2, 5.7): the other hand, every deck's order and the
+        other side's unrevealed sector cards are hidden."""
+        foe = other(side)
+        state.hands[foe] = ["?"] * len(state.hands.get(foe, []))
+        for deck in state.decks.values():
+            deck.cards = ["?"] * len(deck.cards)
+        shown = set(state.marks.get("revealed", []))
+        key = f"cards-{foe}"
+        if key in state.marks:
+            state.marks[key] = [
+                e if e.split(":")[0] in shown else f"{e.split(':')[0]}:?" for e in state.marks[key]
+            ]
+        return state
+
+    def reveals(self, state: GameState, action: Action) -> tuple[str, ...]:
+        """Drawing cards, chits and deviation, and flipping sector cards, show what was hidden."""
+        if action.get("do") in ("draw", "initiative", "resolve", "mortar", "barrage", "misdirect", "repeat"):
+            return SIDES
+        return ()
+
+    def next_phase(self, state: GameState) -> str | None:
+        """5.10: steps 6-9 again for each sector still to activate."""
+        if state.phase == "execute" and len(state.marks.get("done", [])) < len(sectors(state)):
+            return "activate"
+        return None
+
+    # -- the protocol ------------------------------------------------------------------------
+
+    def begin_phase(self, state: GameState, dice: Dice) -> list[str]:
+        if state.phase == "draw" and not state.decks:
+            return self._shuffle(state, dice)
+        if state.phase == "mortar":
+            return self._mortar_list(state)
+        if state.phase == "activate" and "chooser" not in state.marks:
+            state.marks["chooser"] = [bi_side(state)]
+        return []
+
+    def _shuffle(self, state: GameState, dice: Dice) -> list[str]:
+        """3.1: each side's deck shuffled."""
+        for side in SIDES:
+            ids = [c.id for c in cards()[side]]
+            dice.shuffle(ids)
+            state.decks[side] = Deck(ids)
+            state.hands[side] = []
+        return ["both faction decks are shuffled (3.1)"]
+
+    def _mortar_list(self, state: GameState) -> list[str]:
+        """5.5: every mortar fires, the battlefield-initiative player's first."""
+        bi = bi_side(state)
+        order = [p for s in (bi, other(bi)) for p in units(state, s) if figures().kind(p) == "mortar"]
+        if order:
+            state.marks["mortars"] = [p.id for p in order]
+        return []
+
+    def proposal(self, state: GameState) -> Action | None:
+        phase = state.phase
+        if phase == "draw":
+            return {"do": "draw"} if state.track("drawn") != state.turn else dict(END_PHASE)
+        if phase in ("assign", "orders"):
+            return dict(END_PHASE)
+        if phase == "initiative":
+            return {"do": "initiative"} if "chits" not in state.marks else dict(END_PHASE)
+        if phase == "mortar":
+            if state.marks.get("mortars"):
+                return None
+            return {"do": "gas-drift"} if state.track("drift") != state.turn else dict(END_PHASE)
+        if phase == "activate":
+            return None if not state.marks.get("active") else dict(END_PHASE)
+        if phase == "execute":
+            steps = queue(state)
+            if not steps:
+                return dict(END_PHASE)
+            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
+        if phase == "reinforce":
+            return {"do": "reinforce"} if state.track("reinforced") != state.turn else dict(END_PHASE)
+        return None
+
+    def _player_step(self, state: GameState, step: Step) -> bool:
+        """Whether the head step waits for its side's choice."""
+        if step["t"] == "move":
+            return any(state.where(m) is None for m in step.get("movers", []))
+        if step["t"] == "kw":
+            return bool(kw.options(state, step))
+        return False
+
+    def choices(self, state: GameState, side: str) -> list[Action]:
+        phase = state.phase
+        if phase == "assign" and "cards-allied" not in state.marks:
+            hand = state.hands.get(side, [])
+            return [
+                {"do": "assign", "side": side, "cards": dict(zip(sectors(state), combo, strict=True))}
+                for combo in itertools.permutations(hand, len(sectors(state)))
+            ]
+        if phase == "orders" and "orders-allied" not in state.marks:
+            options = [legal_orders(state, side, s) for s in sectors(state)]
+            return [
+                {"do": "orders", "side": side, "orders": dict(zip(sectors(state), combo, strict=True))}
+                for combo in itertools.product(*options)
+            ]
+        if side not in SIDES or self.actor(state) != side:
+            return []  # the rules' own steps ("auto") are proposals, never choices
+        if phase == "mortar":
+            return self._mortar_choices(state)
+        if phase == "activate":
+            left = [s for s in sectors(state) if s not in state.marks.get("done", [])]
+            return [{"do": "activate", "sector": s} for s in left]
+        if phase == "execute":
+            step = queue(state)[0]
+            if step["t"] == "move":
+                return self._move_choices(state, step)
+            return kw.options(state, step)
+        return []
+
+    def _mortar_choices(self, state: GameState) -> list[Action]:
+        """5.5: a hex 2-5 from the mortar; G8 (project's choice): no LOS needed, a mortar
+        may decline; offered: the enemy-held hexes in range (an empty hex has no target)."""
+        mortar = state.map.piece(state.marks["mortars"][0])
+        low, high = figures().mortar_range
+        targets = sorted(
+            {
+                e.hex
+                for e in units(state, other(str(mortar.side)))
+                if low <= distance(mortar.hex, e.hex) <= high
+            },
+            key=state.board.label,
+        )
+        out: list[Action] = [
+            {"do": "mortar", "piece": mortar.id, "at": state.board.label(h)} for h in targets
+        ]
+        return [*out, {"do": "mortar", "piece": mortar.id, "at": ""}]
+
+    def _move_choices(self, state: GameState, step: Step) -> list[Action]:
+        """5.8, 6: each unit still to move, to each hex its order allows, or staying
+        (refusing an ADV or RET: a pin, or a step if already pinned, 8)."""
+        out: list[Action] = []
+        for pid in step["movers"]:
+            if state.where(pid) is not None:
+                continue
+            piece = state.map.piece(pid)
+            for h in unit_moves(state, piece, step["move"], step["hexes"]):
+                if h != piece.hex:
+                    out.append({"do": "move", "piece": pid, "to": state.board.label(h)})
+            out.append({"do": "stay", "piece": pid})
+        return out
+
+    def refusal(self, state: GameState, action: Action) -> str | None:
+        do = action.get("do")
+        proposed = self.proposal(state)
+        if do == END_PHASE["do"]:
+            return None if proposed == END_PHASE else "the phase is not done (5)"
+        if do in ("draw", "initiative", "gas-drift", "resolve", "reinforce"):
+            return None if proposed == action else f"no {do} now (5)"
+        if do in ("assign", "orders"):
+            side = str(action.get("side"))
+            if action not in self.choices(state, side):
+                if do == "orders":
+                    return "an Active order needs sector initiative; without it only Reactive or General (5.3.2, 5.4)"
+                return "one card of your hand in each sector (5.2)"
+            return None
+        actor = self.actor(state)
+        if actor not in SIDES:
+            return f"{do}: nobody chooses now"
+        if action not in self.choices(state, str(actor)):
+            return f"{do} is not one of {actor}'s choices now ({self._rule(state)})"
+        return None
+
+    def _rule(self, state: GameState) -> str:
+        return next((p.rule for p in SEQUENCE if p.key == state.phase), GAME)
+
+    # -- applying ----------------------------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        do = action["do"]
+        lines: list[str]
+        if do == "draw":
+            lines = self._draw(state, dice)
+        elif do == "assign":
+            lines = self._assign(state, action)
+        elif do == "initiative":
+            lines = self._initiative(state, dice)
+        elif do == "orders":
+            side = str(action["side"])
+            state.marks[f"orders-{side}"] = [f"{s}:{o}" for s, o in action["orders"].items()]
+            lines = [
+                f"{side} orders: " + ", ".join(f"{s} {o}" for s, o in action["orders"].items()) + " (5.4)"
+            ]
+        elif do == "mortar":
+            lines = self._mortar(state, action, dice)
+        elif do == "gas-drift":
+            state.tracks["drift"] = state.turn
+            lines = kw.gas_drift(state, dice)
+        elif do == "activate":
+            lines = self._activate(state, str(action["sector"]))
+        elif do in ("move", "stay"):
+            lines = self._move(state, action)
+        elif do == "resolve":
+            lines = self._resolve(state, dice)
+        elif do in ("target", "rally", "skip", "barrage", "repeat", "misdirect", "reinforce-kw"):
+            lines = self._keyword(state, action, dice)
+        elif do == "reinforce":
+            lines = self._reinforce(state)
+        else:
+            raise ValueError(f"{GAME} has no action {do!r}")
+        self._hold_objectives(state)
+        return lines
+
+    def _draw(self, state: GameState, dice: Dice) -> list[str]:
+        """5.1 (G7): each side draws up to its hand size; the discards are reshuffled when short."""
+        state.tracks["drawn"] = state.turn
+        lines = []
+        for side in SIDES:
+            hand = state.hands.setdefault(side, [])
+            new = []
+            while len(hand) < hand_size(state):
+                card = state.decks[side].draw(dice)
+                hand.append(card)
+                new.append(card)
+            lines.append(f"{side} draws {len(new)} cards (5.1)")
+        return lines
+
+    def _assign(self, state: GameState, action: Action) -> list[str]:
+        side = str(action["side"])
+        chosen: dict[str, str] = dict(action["cards"])
+        for card in chosen.values():
+            state.hands[side].remove(card)
+        state.marks[f"cards-{side}"] = [f"{s}:{c}" for s, c in chosen.items()]
+        return [f"{side} places a card face down in sectors {', '.join(chosen)} (5.2)"]
+
+    def _initiative(self, state: GameState, dice: Dice) -> list[str]:
+        """5.3: the pool of the track's band, a chit per sector drawn without
+        replacement, battlefield initiative to the most chits (a tie: the attacker)."""
+        f = figures()
+        band = f.band(state.track("initiative"))
+        pool = [chit for chit, n in f.pools[band].items() for _ in range(n)]
+        dice.shuffle(pool)
+        drawn = pool[: len(sectors(state))]
+        state.marks["chits"] = [f"{s}:{c}" for s, c in zip(sectors(state), drawn, strict=True)]
+        us, ge = drawn.count("US"), drawn.count("GE")
+        bi = ALLIED if us > ge else GERMAN if ge > us else attacker(state)
+        state.tracks["bi"] = SIDES.index(bi)
+        chits = ", ".join(f"{s}: {c}" for s, c in zip(sectors(state), drawn, strict=True))
+        return [
+            f"initiative pool {band} (5.3.1); chits {chits} (5.3.2)",
+            f"{bi} has battlefield initiative (5.3.3)",
+        ]
+
+    def _mortar(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """5.5: the chit deviates one hex on the deviation draw; a unit there, friend or
+        foe, is pinned, or loses a step if already pinned, terrain ignored."""
+        mortar = state.map.piece(str(action["piece"]))
+        state.marks["mortars"].pop(0)
+        if not state.marks["mortars"]:
+            del state.marks["mortars"]
+        side = str(mortar.side)
+        if not action.get("at"):
+            return [f"{mortar.id} does not fire (G8, project's choice)"]
+        at = state.board.hex_of(str(action["at"]))
+        lines = [f"{mortar.id} fires at {action['at']} (5.5)"]
+        value = kw.deviation_draw(state, side, dice, lines)
+        if value:
+            moved = kw._step_away(state, at, value)
+            if moved is None:
+                return [*lines, "the chit deviates off the map: no effect (G6)"]
+            at = moved
+            lines.append(f"the chit lands in {state.board.label(at)}")
+        for p in state.map.units_at(at):
+            cb.pin(state, p.id, other(str(p.side)), lines, "mortar, 5.5")
+        on_map = {p.id for p in units(state)}
+        left = [m for m in state.marks.get("mortars", []) if m in on_map]  # one destroyed fires no more
+        if left:
+            state.marks["mortars"] = left
+        else:
+            state.marks.pop("mortars", None)
+        return lines
+
+    def _activate(self, state: GameState, sector: str) -> list[str]:
+        """5.6, 5.7: the chosen sector; its steps queued: reveal, then each side's
+        movement, MG and keywords (the non-initiative player first, 5.8), then combat."""
+        state.marks["active"] = [sector]
+        chooser = state.marks["chooser"][0]
+        state.marks["chooser"] = [other(chooser)]
+        steps: list[Step] = [{"t": "reveal", "sector": sector}]
+        first = first_to_act(state, sector)
+        for side in (first, other(first)):
+            steps.append({"t": "order", "side": side, "sector": sector})
+        steps.append({"t": "combat", "sector": sector})
+        set_queue(state, steps)
+        return [f"{chooser} activates sector {sector} (5.6)"]
+
+    def _order_steps(self, state: GameState, side: str, sector: str) -> list[Step]:
+        card = card_index()[card_of(state, side, sector) or ""]
+        kind = order_of(state, side, sector) or "general"
+        order = card.order(kind)
+        steps: list[Step] = []
+        if order.move != "HOLD":
+            hexes = budget(state, sector, side, order.distance)
+            steps.append({"t": "move", "side": side, "sector": sector, "move": order.move, "hexes": hexes,
+                          "movers": movers(state, sector, side, order.move)})  # fmt: skip
+        mg = order.mg + (1 if kind == "active" and side == bi_side(state) else 0)
+        if mg:
+            steps.append({"t": "mg", "side": side, "sector": sector, "mg": mg})
+        for k in order.keywords:
+            steps.append({"t": "kw", "side": side, "sector": sector, "kw": k.name, "x": k.x})
+        return steps
+
+    def _move(self, state: GameState, action: Action) -> list[str]:
+        steps = queue(state)
+        step = steps[0]
+        piece = state.map.piece(str(action["piece"]))
+        step["movers"].remove(piece.id)
+        lines: list[str] = []
+        if action["do"] == "move":
+            to = state.board.hex_of(str(action["to"]))
+            state.map.move(piece.id, to)
+            lines.append(f"{piece.id} moves to {action['to']} ({step['move']}, 5.8)")
+            if step["move"] == "RET" and piece.has(PINNED):
+                cb.unpin(state, piece.id)
+                lines.append(f"{piece.id}'s pinning token is removed by the retreat (6.2)")
+        else:
+            ends = unit_moves(state, piece, step["move"], step["hexes"])
+            if refusal_penalty(state, piece, step["move"], ends):
+                lines.append(f"{piece.id} refuses the {step['move']} order (8)")
+                cb.pin(state, piece.id, other(str(piece.side)), lines, "refused an order, 8")
+            else:
+                lines.append(f"{piece.id} stays")
+        if not step["movers"]:
+            steps.pop(0)
+        set_queue(state, steps)
+        return lines
+
+    def _resolve(self, state: GameState, dice: Dice) -> list[str]:
+        """The head step of the sector, carried out by the rules."""
+        steps = queue(state)
+        step = steps.pop(0)
+        t = step["t"]
+        lines: list[str] = []
+        if t == "reveal":
+            sector = step["sector"]
+            state.mark("revealed", sector)
+            for side in SIDES:
+                card = card_index()[card_of(state, side, sector) or ""]
+                kind = order_of(state, side, sector) or "general"
+                lines.append(
+                    f"{side} reveals {card.id} in sector {sector}: {kind} order {card.order(kind).text()} (5.7)"
+                )
+        elif t == "order":
+            steps[0:0] = self._order_steps(state, step["side"], step["sector"])
+        elif t == "move":
+            lines.append(f"{step['side']}: no unit to move")
+        elif t == "mg":
+            lines += self._mg(state, step)
+        elif t == "kw":
+            set_queue(state, steps)
+            return self._keyword(state, {"do": "resolve"}, dice, step)
+        elif t == "combat":
+            lines += self._combat(state, step["sector"])
+        set_queue(state, steps)
+        return lines
+
+    def _mg(self, state: GameState, step: Step) -> list[str]:
+        """5.8 EXECUTE MG ACTION: the MG number as CD on enemy units in the sector any
+        friendly unit there sees, by the priority chart; at least one step; not combat."""
+        side, sector = step["side"], step["sector"]
+        cd = cb.halved(state, sector, int(step["mg"]))
+        targets = cb.mg_targets(state, sector, side)
+        if not targets:
+            return [f"{side}: MG {step['mg']}: no enemy in sight in sector {sector} (5.8)"]
+        lines = [f"{side}: MG {step['mg']} in sector {sector} (5.8)"]
+        for pid in cb.allocate(state, targets, cd):
+            cb.lose_steps(state, pid, 1, side, lines)
+        return lines
+
+    def _keyword(self, state: GameState, action: Action, dice: Dice, step: Step | None = None) -> list[str]:
+        steps = queue(state)
+        if step is None:
+            step = steps.pop(0)
+        lines, finished = kw.execute(state, step, action, dice, steps)
+        if finished:
+            side = str(step["side"])
+            text = kw.step_text(step)
+            if step.get("after") != "leadership":
+                state.mark(f"kw-{side}", text)
+            if step["kw"] == "Leadership":
+                self._reshuffle(state, side, dice)
+                lines.append(f"{side} shuffles the discards back into the deck (9 LEADERSHIP)")
+        else:
+            steps.insert(0, step)
+        set_queue(state, steps)
+        return lines
+
+    def _reshuffle(self, state: GameState, side: str, dice: Dice) -> None:
+        deck = state.decks[side]
+        deck.cards.extend(deck.discards)
+        deck.discards = []
+        dice.shuffle(deck.cards)
+
+    def _combat(self, state: GameState, sector: str) -> list[str]:
+        """5.9, 7, 7.3, 8.1-8.3: each Combat X of the sector, the Active player's first
+        (else the battlefield-initiative player's); both sides' CD worked out before
+        either applies (simultaneous), the reactive player's damage applied first."""
+        combats = [json.loads(c) for c in state.marks.pop("combats", [])]
+        holder = sector_initiative(state, sector)
+        lead = holder if holder is not None else bi_side(state)
+        combats.sort(key=lambda c: c["side"] != lead)
+        lines: list[str] = []
+        for c in combats:
+            initiator, x = str(c["side"]), int(c["x"])
+            lines.append(f"combat {x} in sector {sector}, started by {initiator} (7)")
+            plans = {s: cb.fire_plan(state, sector, s, x, initiator) for s in SIDES}
+            reactive_first = (other(lead), lead)
+            for s in reactive_first:
+                cd, hits = plans[s]
+                lines.append(f"{s}: {cd} CD, {len(hits)} step(s) inflicted (7.1, 8.2)")
+                for pid in hits:
+                    cb.lose_steps(state, pid, 1, s, lines)
+        state.marks.setdefault("done", []).append(sector)
+        state.marks.pop("active", None)
+        return lines or [f"sector {sector}: no combat (5.9)"]
+
+    # -- reinforcements and the end of the turn (5.11) ----------------------------------------
+
+    def _reinforce(self, state: GameState) -> list[str]:
+        state.tracks["reinforced"] = state.turn
+        lines = self._replacements(state) + self._reorganize(state) + self._deploy(state)
+        for side in SIDES:
+            for entry in state.marks.pop(f"cards-{side}", []):
+                state.decks[side].discard(entry.split(":", 1)[1])  # G7: sector cards discarded
+            state.marks.pop(f"orders-{side}", None)
+            state.marks.pop(f"kw-{side}", None)
+            state.marks.pop(f"dead-{side}", None)
+            state.tracks.pop(f"entrench-{side}", None)
+        for key in (
+            "chits",
+            "revealed",
+            "done",
+            "active",
+            "chooser",
+            "effects",
+            "damaged",
+            "pinned-now",
+            "combats",
+        ):
+            state.marks.pop(key, None)
+        if state.turn >= state.track("turns"):
+            state.tracks["over"] = 1
+        return lines
+
+    def _replacements(self, state: GameState) -> list[str]:
+        """5.11 FRESH USMC TROOPS (project's choice of target): per USMC regiment, the
+        most damaged unit not next to the enemy is restored, while points last."""
+        lines = []
+        by_regiment: dict[str, list[Piece]] = {}
+        for p in units(state, ALLIED):
+            if (
+                cb.nation(p) == "usmc"
+                and (p.steps < cb.full_steps(p) or p.has(PINNED))
+                and not cb.adjacent_enemy(state, p)
+            ):
+                by_regiment.setdefault(str(p.attr("regiment", "usmc")), []).append(p)
+        for regiment, hurt in sorted(by_regiment.items()):
+            if state.track("usmc-points") <= 0:
+                break
+            p = min(hurt, key=lambda u: (u.steps, u.id))
+            state.map.update(replace(p, steps=cb.full_steps(p), status=p.status - {PINNED}))
+            state.tracks["usmc-points"] -= 1
+            lines.append(
+                f"a USMC replacement point restores {p.id} ({regiment}; {state.track('usmc-points')} left, 5.11)"
+            )
+        return lines
+
+    def _reorganize(self, state: GameState) -> list[str]:
+        """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; infantry
+        only, reduced, next to its HQ (none without one)."""
+        lines: list[str] = []
+        for side in SIDES:
+            dead = state.marks.get(f"dead-{side}", [])
+            per, rounding = figures().reorganize[side]
+            n = math.ceil(len(dead) / per) if rounding == "up" else len(dead) // per
+            pool = [p for p in state.box(DEAD) if p.side == side and figures().kind(p) == "infantry"]
+            for p in pool:
+                if n <= 0:
+                    break
+                if kw.reconstitute(state, p.id, lines):
+                    n -= 1
+        return lines
+
+    def _deploy(self, state: GameState) -> list[str]:
+        """5.11 DEPLOY: next turn's reinforcements within 5 of their entry, never within
+        3 of an enemy in that sector (G13: the nearest such hex by label, project's
+        choice); the scenario-initiative player first. With no hex they wait a turn."""
+        nxt = f"turn-{state.turn + 1}"
+        lines = []
+        order = (attacker(state), other(attacker(state)))
+        f = figures()
+        for side in order:
+            for p in [q for q in state.box(nxt) if q.side == side]:
+                spot = self._entry_spot(state, side, f.reinforcement_radius, f.reinforcement_gap)
+                if spot is None:
+                    lines.append(f"{p.id} finds no room to enter and waits (5.11)")
+                    state.boxes[nxt].remove(p)
+                    state.boxes.setdefault(f"turn-{state.turn + 2}", []).append(p)
+                    continue
+                state.from_box(nxt, p.id, spot)
+                lines.append(f"{p.id} arrives at {state.board.label(spot)} (5.11)")
+        if nxt in state.boxes and not state.boxes[nxt]:
+            del state.boxes[nxt]
+        return lines
+
+    def _entry_spot(self, state: GameState, side: str, radius: int, gap: int) -> Hex | None:
+        board = state.board
+        labels = state.marks.get(f"entry-{side}")
+        if labels:
+            entries = [board.hex_of(x) for x in labels]
+        else:
+            edge = board.regions["edge-allied" if side == ALLIED else "edge-german"].hexes
+            inside = set().union(*(cb.sector_hexes(state, s) for s in sectors(state)))
+            entries = sorted((h for h in edge if h in inside), key=board.label)
+        foes = [p.hex for p in units(state, other(side))]
+        best: tuple[int, str, Hex] | None = None
+        for e in entries:
+            for h in board.terrain:
+                d = distance(h, e)
+                if d > radius or state.map.units_at(h) or any(distance(h, x) <= gap for x in foes):
+                    continue
+                key = (d, board.label(h), h)
+                if best is None or key < best:
+                    best = key
+        return best[2] if best is not None else None
+
+    # -- victory (G5) --------------------------------------------------------------------------
+
+    def _hold_objectives(self, state: GameState) -> None:
+        """1.2 OBJECTIVE HEX: each objective counts for the side that last occupied it."""
+        board = state.board
+        for label in state.marks.get("objectives", []):
+            here = [p for p in state.map.units_at(board.hex_of(label)) if p.kind == "unit"]
+            if not here:
+                continue
+            side = str(here[0].side)
+            for s in SIDES:
+                held = state.marks.setdefault(f"held-{s}", [])
+                if s == side and label not in held:
+                    held.append(label)
+                elif s != side and label in held:
+                    held.remove(label)
+
+    def outcome(self, state: GameState) -> str | None:
+        if state.phase == "setup" or state.turn == 0:
+            return None
+        alive = {s: len(units(state, s)) for s in SIDES}
+        for side in SIDES:
+            if not alive[side]:
+                return f"{other(side)} wins ({side} has no unit on the map)"
+        if not state.track("over"):
+            return None
+        vp = victory_points(state)
+        text = f"Allied {vp[ALLIED]} VP, German {vp[GERMAN]} VP"
+        if vp[ALLIED] == vp[GERMAN]:
+            return f"{other(attacker(state))} wins ({text}; a tie goes to the defender, G5)"
+        win = ALLIED if vp[ALLIED] > vp[GERMAN] else GERMAN
+        return f"{win} wins ({text}, G5)"
+
+
+def victory_points(state: GameState) -> dict[str, int]:
+    """G5 (project's choice, rules.yaml): objectives held, enemy units in the dead pool."""
+    v = dict(figures().victory)
+    for key in v:
+        if f"vp-{key}" in state.tracks:
+            v[key] = state.track(f"vp-{key}")
+    out = {}
+    for side in SIDES:
+        held = len(state.marks.get(f"held-{side}", []))
+        dead = [p for p in state.box(DEAD) if p.side == other(side)]
+        kills = sum(v["dead_hq"] if figures().kind(p) == "hq" else v["dead"] for p in dead)
+        out[side] = v["objective"] * held + kills
+    return out
+
+
+def ruleset() -> DevilDogsRules:
+    return DevilDogsRules()
+
+
+__all__ = ["SEQUENCE", "DevilDogsRules", "neighbors", "ruleset", "victory_points"]

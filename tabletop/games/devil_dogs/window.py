@@ -1,0 +1,176 @@
+"""What The Devil Dogs of Belleau Wood adds to the window: its panels and an overlay.
+
+- ``hand``: the cards of the side at the screen, each with its three orders (5.1, 5.2);
+  the opponent's hand is never given to the extras (only ``seen``, the side's view).
+- ``sectors``: each sector's card space: the cards face down ("?") until revealed
+  (5.2, 5.7), the order indicators, the sector chit, and whether it was activated.
+- ``initiative``: the track's position and band, its pool (5.3.1), battlefield
+  initiative, victory points so far (G5), the dead pool and USMC replacement points.
+- ``combat``: in a sector being executed, each side's CD and the steps it would inflict
+  in a Combat of the ranges on its revealed cards (the odds before the combat, 7, 8.1).
+- overlay ``sectors``: the sectors in play, and the objective hexes with who holds them;
+  overlay ``hits``: the MG, combat, barrage and mortar results of this turn on the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tabletop.engine.extras import LegendEntry, Mark, NoExtras, Overlay, Panel, Row, Seen, state_of
+from tabletop.engine.game import SideView
+from tabletop.engine.state import GameState
+
+from . import combat as cb
+from .combat import DEAD, SIDES
+from .data import ORDERS, card_index, figures
+from .ruleset import card_of, order_of, pairs, sector_initiative, sectors, victory_points
+
+
+class DevilDogsExtras(NoExtras):
+    """The hand, the sector card spaces, the initiative panel and the combat preview."""
+
+    def panels(self, seen: Seen, selected: str | None) -> Sequence[Panel]:
+        state = state_of(seen)
+        if not state.marks.get("sectors"):
+            return ()
+        side = seen.side if isinstance(seen, SideView) else None
+        out = [initiative_panel(state), sector_panel(state, side)]
+        if side is not None:
+            out.insert(0, hand_panel(state, side))
+        active = state.marks.get("active")
+        if active:
+            out.append(combat_panel(state, active[0]))
+        return tuple(out)
+
+    def overlays(self, seen: Seen) -> Sequence[Overlay]:
+        state = state_of(seen)
+        if not state.marks.get("sectors"):
+            return ()
+        return (sector_overlay(state), hits_overlay(state))
+
+
+def hits_overlay(state: GameState) -> Overlay:
+    """The fire of this turn on the map (5.5, 5.8, 7, 9): units that lost steps and units
+    pinned, where they stand now."""
+    damaged = set(state.marks.get("damaged", []))
+    pinned = set(state.marks.get("pinned-now", []))
+    marks = []
+    for p in cb.units(state):
+        if p.id in damaged:
+            marks.append(Mark(p.hex, "bad", f"{p.steps}/{cb.full_steps(p)}"))
+        elif p.id in pinned:
+            marks.append(Mark(p.hex, "steady", "PIN"))
+    legend = (
+        LegendEntry("bad", "lost steps this turn (MG, combat, barrage, mortar, keyword): steps left / full"),
+        LegendEntry("steady", "pinned this turn (mortar, Sniper, a refused order)"),
+    )
+    return Overlay("hits", "Fire this turn", legend, tuple(marks))
+
+
+def hand_panel(state: GameState, side: str) -> Panel:
+    """5.1: the side's own hand, every order of every card."""
+    rows: list[Row] = []
+    for card_id in state.hands.get(side, []):
+        card = card_index().get(card_id)
+        if card is None:
+            rows.append(Row(f"{card_id} (hidden)", "dim"))
+            continue
+        rows.append(Row(f"{card.id} (dev. {card.deviation_text()})", "strong"))
+        for kind in ORDERS:
+            rows.append(Row(f" {kind[0].upper()}: {card.order(kind).text()}"))
+    if not rows:
+        rows.append(Row("no cards in hand", "dim"))
+    return Panel("hand", f"Your hand ({side})", rows)
+
+
+def sector_panel(state: GameState, side: str | None) -> Panel:
+    """5.2-5.7: each sector's card space, face down until revealed."""
+    rows: list[Row] = []
+    chits = pairs(state, "chits")
+    shown = set(state.marks.get("revealed", []))
+    done = set(state.marks.get("done", []))
+    for sector in sectors(state):
+        status = (
+            "activated" if sector in done else "active now" if sector in state.marks.get("active", []) else ""
+        )
+        chit = chits.get(sector, "-")
+        rows.append(Row(f"Sector {sector}  chit {chit}  {status}".rstrip(), "strong"))
+        for s in SIDES:
+            card_id = card_of(state, s, sector)
+            order = order_of(state, s, sector)
+            if card_id is None:
+                rows.append(Row(f"  {s}: no card yet", "dim"))
+                continue
+            card = card_index().get(card_id)
+            face_up = sector in shown or s == side
+            what = order or "order not set"
+            if face_up and card is not None:
+                text = f"  {s}: {card.id} {what}" + (f": {card.order(order).text()}" if order else "")
+                rows.append(Row(text, "good" if sector in shown else "plain"))
+            else:
+                rows.append(Row(f"  {s}: card face down, {what}", "dim"))
+    return Panel("sectors", "Sector card spaces", rows)
+
+
+def initiative_panel(state: GameState) -> Panel:
+    """5.3: the track and its pool; G5: the points so far; 5.11: dead pool, USMC points."""
+    f = figures()
+    position = state.track("initiative")
+    band = f.band(position)
+    pool = f.pools[band]
+    vp = victory_points(state)
+    bi = SIDES[state.track("bi")] if "chits" in state.marks else "not drawn yet"
+    dead = {s: sum(1 for p in state.box(DEAD) if p.side == s) for s in SIDES}
+    rows = [
+        Row(f"track {position:+d}: {band}, pool {pool['US']} US / {pool['GE']} GE / {pool['S']} S (5.3.1)", "strong"),
+        Row(f"battlefield initiative: {bi} · turn {state.turn} of {state.track('turns')}"),
+        Row(f"VP (G5) Allied {vp['allied']}, German {vp['german']} · dead Allied {dead['allied']}, "
+            f"German {dead['german']} · USMC points {state.track('usmc-points')}", "dim"),
+    ]  # fmt: skip
+    return Panel("initiative", "Initiative", rows)
+
+
+def combat_panel(state: GameState, sector: str) -> Panel:
+    """7, 8.1: before a combat, each side's CD and the steps it would inflict now, for
+    every Combat X shown on the sector's revealed cards."""
+    rows: list[Row] = []
+    ranges: set[int] = set()
+    for s in SIDES:
+        card_id = card_of(state, s, sector)
+        kind = order_of(state, s, sector)
+        card = card_index().get(card_id or "")
+        if card is None or kind is None or sector not in state.marks.get("revealed", []):
+            continue
+        ranges |= {k.x for k in card.order(kind).keywords if k.name == "Combat"}
+    if not ranges:
+        rows.append(Row("no Combat keyword revealed in this sector", "dim"))
+    lead = sector_initiative(state, sector) or SIDES[state.track("bi")]
+    for x in sorted(ranges):
+        rows.append(Row(f"Combat {x} (started by the active side):", "strong"))
+        for s in SIDES:
+            cd, hits = cb.fire_plan(state, sector, s, x, lead)
+            rows.append(Row(f"  {s}: {cd} CD -> {len(hits)} step(s) on {', '.join(hits) or 'nobody'}"))
+    return Panel("combat", f"Combat odds in sector {sector}", rows)
+
+
+def sector_overlay(state: GameState) -> Overlay:
+    """The sectors in play (their letters) and the objectives with their holder."""
+    board = state.board
+    marks: dict[object, Mark] = {}
+    for sector in sectors(state):
+        for h in cb.sector_hexes(state, sector):
+            marks[h] = Mark(h, "info", sector)
+    for label in state.marks.get("objectives", []):
+        h = board.hex_of(label)
+        holder = next((s for s in SIDES if label in state.marks.get(f"held-{s}", [])), None)
+        marks[h] = Mark(h, "good" if holder == "allied" else "bad" if holder == "german" else "steady", "OBJ")
+    legend = (
+        LegendEntry("info", "a sector in play (1.2); border columns belong to both (5.8)"),
+        LegendEntry("good", "objective held by the Allies (1.2, G5)"),
+        LegendEntry("bad", "objective held by the Germans"),
+    )
+    return Overlay("sectors", "Sectors and objectives", legend, tuple(marks.values()))
+
+
+def extras() -> DevilDogsExtras:
+    return DevilDogsExtras()

@@ -1,0 +1,134 @@
+"""What The Devil Dogs of Belleau Wood says in the window's game box: the phase's rules
+in short (the project's choices marked), the score line, a selected unit's ladder and
+tokens, actions in words (the secret choices unwrapped for the side making them), and a
+unit dropped on a hex as its move when its order is being carried out."""
+
+from __future__ import annotations
+
+from tabletop.engine.actions import Action
+from tabletop.engine.pieces import Piece
+from tabletop.engine.state import GameState
+
+from . import combat as cb
+from .data import card_index, figures
+from .ruleset import DevilDogsRules, queue, victory_points
+
+PHASE_RULES = {
+    "draw": [
+        "5.1: each side draws up to its hand size, the sectors in play + 1; discards reshuffled when short."
+    ],
+    "assign": [
+        "5.2: both sides place one card face down in each sector at once; the last card is the reserve.",
+        "5.3: the sector chits are drawn after this: plan for Active, Reactive and General.",
+    ],
+    "initiative": [
+        "5.3.1: the pool follows the initiative track's band (G2: -10..+10, project's choice).",
+        "5.3.2-5.3.3: a chit per sector; most chits has battlefield initiative (a tie: the attacker).",
+    ],
+    "orders": [
+        "5.4: with sector initiative: Active or General; without, or on a Stalemate: Reactive or General.",
+        "5.3.3: the battlefield-initiative player gets +1 MG where he plays Active.",
+    ],
+    "mortar": [
+        "5.5: each mortar (BI player first) fires 2-5 hexes away; deviation from the top card;",
+        "a unit there is pinned, or loses a step if already pinned. G8 (project's choice): no LOS, may decline.",
+        "5.5 GAS DRIFT: gas tokens flip to #2 and drift; flipped ones are removed (A5).",
+    ],
+    "activate": [
+        "5.6: the battlefield-initiative player picks the first sector; then the choice alternates."
+    ],
+    "execute": [
+        "5.7-5.8: cards revealed; the player without sector initiative acts first: movement, MG, keywords.",
+        "5.8, 8: ADV/RET units that stay refuse the order: a pin, or a step if already pinned.",
+        "5.9, 7: Combat X: units within X of an enemy and in LOS add CD; simultaneous; reactive applies first.",
+    ],
+    "reinforce": [
+        "5.11: USMC replacements (project's choice: the most damaged unit per regiment, automatically),",
+        "reorganization (German ceil(dead/3), US floor(dead/2), next to the HQ), then the next turn's arrivals.",
+        "G5 (project's choice): at the end, 2 VP an objective last held, 1 per enemy unit dead (HQ 2).",
+    ],
+}
+
+
+def phase_rules(state: GameState) -> list[str]:
+    return PHASE_RULES.get(state.phase, [])
+
+
+def status(state: GameState) -> str:
+    vp = victory_points(state)
+    f = figures()
+    position = state.track("initiative")
+    return (
+        f"VP Allied {vp['allied']} · German {vp['german']} · track {position:+d} ({f.band(position)}) "
+        f"· turn {state.turn} of {state.track('turns')}"
+    )
+
+
+def unit_lines(state: GameState, piece: Piece) -> list[str]:
+    if piece.kind != "unit":
+        return []
+    out = [
+        f"{cb.nation(piece)}: {piece.steps} of {cb.full_steps(piece)} steps, {cb.face(piece)} (7.2)",
+        f"CD {cb.unit_cd(state, piece):g} (7, 8.1)",
+    ]
+    if piece.has(cb.PINNED):
+        out.append("pinned: may not move (RET removes it), CD halved (6.2)")
+    return out
+
+
+def describe(state: GameState, action: Action) -> str:
+    """An action in words."""
+    do = action.get("do")
+    if do == "commit" and isinstance(action.get("action"), dict):
+        return describe(state, action["action"])
+    if do == "assign":
+        return "cards: " + ", ".join(f"{s} {c}" for s, c in action["cards"].items())
+    if do == "orders":
+        return "orders: " + ", ".join(f"{s} {o}" for s, o in action["orders"].items())
+    if do == "mortar":
+        return (
+            f"{action['piece']} fires at {action['at']}"
+            if action.get("at")
+            else f"{action['piece']} holds fire"
+        )
+    if do == "activate":
+        return f"activate sector {action['sector']}"
+    if do == "move":
+        return f"{action['piece']} moves to {action['to']}"
+    if do == "stay":
+        steps = queue(state)
+        order = steps[0].get("move", "") if steps else ""
+        penalty = " (refuses: pin or step, 8)" if order in ("ADV", "RET") else ""
+        return f"{action['piece']} stays{penalty}"
+    if do == "target":
+        return f"target {action['piece']}"
+    if do == "rally":
+        return f"rally {action['piece']}: remove its {action['token']} token"
+    if do == "barrage":
+        return f"barrage aimed at {action['at']}"
+    if do == "repeat":
+        return f"Leadership repeats {action['keyword']}"
+    if do == "misdirect":
+        return (
+            "bury the enemy's next 6 cards"
+            if action.get("bury")
+            else f"swap the enemy's card in {action['sector']}"
+        )
+    if do == "reinforce-kw":
+        key = next(k for k in action if k != "do")
+        return f"{key} {action[key]}"
+    if do == "skip":
+        return "no more targets"
+    card = card_index().get(str(action.get("card", "")))
+    return " ".join(str(v) for v in action.values()) + (f" ({card.id})" if card else "")
+
+
+def drag_action(state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+    """A unit dropped on a hex while its sector's movement is being carried out: its move."""
+    if forced or state.phase != "execute":
+        return None
+    steps = queue(state)
+    if not steps or steps[0]["t"] != "move" or piece_id not in steps[0].get("movers", []):
+        return None
+    action: Action = {"do": "move", "piece": piece_id, "to": to}
+    return action if action in DevilDogsRules().choices(state, str(steps[0]["side"])) else None
