@@ -36,7 +36,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
 
 from . import german, hits, procedures, victory
-from .procedures import AMERICAN, LANDED, MISSES, SWAMP_CHECKED, TO_LAND, tables
+from .procedures import AMERICAN, LANDED, LANDING_AT, MISSES, SWAMP_CHECKED, TO_LAND, tables
 
 GAME = "DOG SECTOR"
 SEQUENCE = (
@@ -244,7 +244,7 @@ class DogSectorRules:
                 _full_strength(state)  # units placed during the set-up
             for mark in TURN_MARKS:
                 state.marks.pop(mark, None)
-            for track in [t for t in state.tracks if t in TURN_TRACKS or t.startswith(AP_SPENT)]:
+            for track in [t for t in state.tracks if t in TURN_TRACKS or t.startswith((AP_SPENT, LANDING_AT))]:
                 del state.tracks[track]
             return []
         if phase == "swamp":
@@ -452,13 +452,14 @@ def _next_swamp_hex(state: GameState) -> Hex | None:
 
 
 def _landing_choices(state: GameState) -> list[Action]:
-    """Phase 1 with choose-landing: one unit of each type waiting, on each landing-row hex."""
+    """Phase 1 with choose-landing: one unit of each type waiting, in each hex the
+    landing roll gave (the player chooses units, not hexes)."""
     if not state.options.get("choose-landing") or state.track(TO_LAND) <= 0:
         return []
     first: dict[str, str] = {}
     for piece in sorted(state.box(tables().landing.box), key=lambda p: p.id):
         first.setdefault(piece.type, piece.id)
-    labels = [state.board.label(h) for h in procedures.landing_hexes(state.board)]
+    labels = list(procedures.landing_places(state))
     return [{"do": "land-unit", "unit": uid, "to": label} for uid in first.values() for label in labels]
 
 
