@@ -37,7 +37,12 @@ RULES = RuleSystem(
     move_policy=Lazy("tabletop.games.dog_sector.movement", "move_policy"),
     knows=knows,
     ruleset=Lazy("tabletop.games.dog_sector.ruleset", "ruleset"),
-    bots={"autoplayer": Lazy("tabletop.games.dog_sector.autoplayer", "autoplayer")},
+    # "autoplayer": the planning autoplayer (planner.py, issue 20 item 4); "simple":
+    # the first one (autoplayer.py), kept to measure against
+    bots={
+        "autoplayer": Lazy("tabletop.games.dog_sector.planner", "planner"),
+        "simple": Lazy("tabletop.games.dog_sector.planner", "simple"),
+    },
     default_bots={"american": "autoplayer"},
     sim=Lazy("tabletop.games.dog_sector.autoplayer"),
     tables=Lazy("tabletop.games.dog_sector.tables", "tables"),

@@ -161,7 +161,8 @@ class DogSectorRules:
         )
 
     def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
-        """The rules' words on a selected unit: strength, AP left, what it may fire at."""
+        """The rules' words on a selected unit: strength, AP left, its Table 6 line and
+        (phase 6) what it may fire at now and why not the rest (fire_aid.py)."""
         out: list[str] = []
         if piece.kind != "unit":
             return out
@@ -175,7 +176,9 @@ class DogSectorRules:
                 out.append("has fired this turn")
         if state.marked("targeted", piece.id):
             out.append("not to be fired at again this turn")
-        return out
+        from .fire_aid import unit_fire_lines  # Table 6 for the selected unit (issue 20 item 6)
+
+        return out + unit_fire_lines(state, piece)
 
     def unit_reach(self, state: GameState, piece: Piece) -> Reach | None:
         """Phase 5: where an American unit may move now with the AP it has left (the
@@ -389,7 +392,8 @@ class DogSectorRules:
         if american is None:
             raise ValueError(f"`{do}` needs the American actions (american.py), which are missing")
         done: list[str] = american.apply(state, action, dice)
-        return done
+        why = action.get("why")  # a bot's reason (the planning autoplayer), logged as German fire's is
+        return [f"chosen: {why}", *done] if why else done
 
     def outcome(self, state: GameState) -> str | None:
         if state.phase not in PHASES:
