@@ -70,6 +70,26 @@ class _Threat:
 _threats: dict[tuple[Any, ...], _Threat] = {}
 
 
+_covers: dict[int, tuple[Any, frozenset[Hex], dict[str, frozenset[Hex]]]] = {}
+
+
+def _cover(b: _Board) -> tuple[frozenset[Hex], dict[str, frozenset[Hex]]]:
+    """Per map, once: the hexes German units may fire at only from next door (phase 4),
+    and by German unit type the hexes it may never fire at (los.yaml cannot_target)."""
+    found = _covers.get(id(b.board))
+    if found is not None and found[0] is b.board:
+        return found[1], found[2]
+    side = los_tables().sides[GERMAN]
+    board = b.board
+    only = frozenset(h for h in b.hexes if any(t.matches(board, h) for t in side.target_only_adjacent))
+    banned = {
+        kind: frozenset(h for h in b.hexes if any(t.matches(board, h) for t in line.cannot_target))
+        for kind, line in side.units.items()
+    }
+    _covers[id(b.board)] = (b.board, only, banned)
+    return only, banned
+
+
 def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
     """Expected hits (pins at half) that the German units of ``germans`` may inflict on
     one unit ending phase 5 in each hex (phase 4 restrictions, Table 4), ignoring that
@@ -79,8 +99,7 @@ def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
     if found is not None:
         return found.value
     side = los_tables().sides[GERMAN]
-    board = b.board
-    only_adjacent = {h for h in b.hexes if any(t.matches(board, h) for t in side.target_only_adjacent)}
+    only_adjacent, banned = _cover(b)
     out: dict[Hex, float] = {}
     for g in germans:
         line = side.units.get(g.type)
@@ -89,12 +108,10 @@ def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
             continue
         if vehicle and g.type in ("infantry", "mg-pillbox"):
             continue  # they never fire at tank or dozer hexes
-        bans = line.cannot_target
+        bans = banned.get(g.type, frozenset())
         for h in b.hexes:
             d = distance(h, g.hex)
-            if d == 0 or (d > 1 and h in only_adjacent):
-                continue
-            if bans and any(t.matches(board, h) for t in bans):
+            if d == 0 or (d > 1 and h in only_adjacent) or h in bans:
                 continue
             if not b.sections.same_or_adjacent(g.hex, h):
                 continue
@@ -111,6 +128,9 @@ def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
 #: hits anything adjacent on 5-6 with no friendly fire (Table 6), its ranged shot only
 #: MG pillboxes and AT guns, and friendly fire applies to it
 AS_INFANTRY = frozenset({"bazooka"})
+#: AP-equivalents a firing position costs that German units may hit from afar (a
+#: hilltop or open beach, rather than a bluff, draw or trench hex: phase 4)
+EXPOSED_GOAL_AP = 0
 CONCENTRATE_AP = 1  # AP-equivalents a German step left in a section's trenches costs
 
 
@@ -122,19 +142,30 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece],
     """AP (with penalties) from each hex to a goal hex of ``unit_type`` (``autoplayer.
     _goals``), each goal starting at the German steps left in the trenches of the
     section of the German unit it serves (the weakest section draws the assault)."""
+    layout = (
+        id(b.board), unit_type, frozenset((g.hex, g.type, g.steps) for g in germans), frozenset(obstacles.items())
+    )
+    found = _weighted.get(layout)
+    if found is not None:
+        return found
     goals = autoplayer._goals(b, unit_type, germans)
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
     low = min(left.values(), default=0)
+    only_adjacent, _ = _cover(b)
     starts: dict[Hex, int] = {}
     for g in germans:
         bias = CONCENTRATE_AP * (left[g.id] - low)
         for h in autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]:
-            if h in goals and bias < starts.get(h, FAR):
-                starts[h] = bias
+            if h not in goals:
+                continue
+            start = bias + (0 if h in only_adjacent else EXPOSED_GOAL_AP)
+            if start < starts.get(h, FAR):
+                starts[h] = start
     extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
     key = (id(b.board), frozenset(starts.items()), frozenset(g.hex for g in germans), frozenset(extras.items()))
     found = _weighted.get(key)
     if found is not None:
+        _weighted[layout] = found
         return found
     enter = [b.cost[h] for h in b.hexes]
     for h, extra in extras.items():
@@ -145,7 +176,7 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece],
     found = {h: (0 if h in starts else d) for h, d in found.items()}  # a goal hex: in position
     if len(_weighted) > 4096:
         _weighted.clear()
-    _weighted[key] = found
+    _weighted[key] = _weighted[layout] = found
     return found
 
 
