@@ -8,6 +8,8 @@ them as ``los.policy(state)`` and ``movement.move_policy(state)``. Pieces use th
 ``ruleset`` is the turn machine (``ruleset.ruleset()`` for the descriptor): ``procedures``
 runs phases 1, 2, 3 and 7, ``german`` phase 4, ``american`` phases 5 and 6, ``hits``
 what a hit does (``hits.yaml``), ``victory`` Table 7; their tables are ``rules.yaml``.
+``planner`` is the default American bot (``autoplayer`` the first one, kept as
+``simple``), ``fire_aid`` Table 6 in the selection box.
 """
 
 from __future__ import annotations

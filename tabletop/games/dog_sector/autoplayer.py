@@ -1,5 +1,8 @@
 """DOG SECTOR: a program that plays the American side (phases 5 and 6), for
-``tabletop sim`` and for a player who wants the machine to move for them.
+``tabletop sim`` and for a player who wants the machine to move for them. Since issue 20
+this first autoplayer is the bot ``simple`` (``--bot american=simple``); the default
+bot is ``planner.py``'s, built on this one. This module stays the rule system's sim
+module (``assess``, ``ranks``, ``SIM_BY``).
 
 ``AmericanAutoplayer`` is an engine ``Bot`` (``choose(view) -> Action``, given the
 American side's ``SideView``: everything in DOG SECTOR is open). It uses

@@ -392,8 +392,8 @@ class DogSectorRules:
         if american is None:
             raise ValueError(f"`{do}` needs the American actions (american.py), which are missing")
         done: list[str] = american.apply(state, action, dice)
-        why = action.get("why")  # a bot's reason (the planning autoplayer), logged as German fire's is
-        return [f"chosen: {why}", *done] if why else done
+        reason = action.get("why")  # a bot's reason (the planning autoplayer), logged as German fire's is
+        return [f"chosen: {reason}", *done] if reason else done
 
     def outcome(self, state: GameState) -> str | None:
         if state.phase not in PHASES:
