@@ -253,6 +253,8 @@ def _why(state: GameState, action: Action) -> str:
         return "planner: a lane through the obstacles before the infantry crosses"
     if do in ("unpin", "restore"):
         return "planner: the leader puts its hex back in the fight"
+    if do == "move" and unit.type == autoplayer.LEADER:
+        return "planner: the leader goes to pinned-down or reduced units, with an AP left to help them"
     return "planner: toward the nearest useful position"
 
 
