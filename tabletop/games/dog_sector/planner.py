@@ -24,6 +24,10 @@ and changes what ``simple`` does badly, each a project's choice measured with
   project's reading (american.yaml ``friendly_fire``) its hit always lands on American
   units and never on the target, so the odds never favour it. The log says so.
 
+Measured (1,000 games a level, seeds 1-1000, mean trench sections cleared): simple
+1.97 / 2.20 / 2.34, planner 2.14 / 2.49 / 2.74 at light / moderate / heavy
+bombardment: better at every level, but short of issue 20's "one section better".
+
 Each action carries a ``why`` that the log prints (as German fire prints its target
 priority). Deterministic: no dice, no randomness.
 """
