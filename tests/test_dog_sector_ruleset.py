@@ -118,23 +118,43 @@ def test_no_more_units_land_than_wait() -> None:
     assert len(procedures.american_units(s)) == 2 and not s.box("landing")
 
 
-def test_choose_landing_lets_the_player_place_the_units_rolled() -> None:
-    """Phase 1, OPTIONAL RULE: place available units of your choice."""
+def test_choose_landing_lets_the_player_choose_units_for_the_rolled_hexes() -> None:
+    """Phase 1, OPTIONAL RULE: "Place available units of your choice in the above
+    locations" (issue 20 item 3): the player chooses the units; the hexes are the ones
+    the landing procedure rolls (one landing-row hex a unit), never a free pick."""
     s = fresh()
     s.options["choose-landing"] = True
-    wait(s, "tank", "infantry", "dozer")
+    wait(s, "tank", "infantry", "dozer", "bazooka")
     garrison(s)
     rules = DogSectorRules()
-    game = Game(rules, s, 1, dice=Dice(1, script=[1, 1, 1]))
+    # 3D6 = 3 units; then three rolls of the landing-row die: hexes 1, 7, 7
+    game = Game(rules, s, 1, dice=Dice(1, script=[1, 1, 1, 1, 7, 7]))
     assert game.proposal() == {"do": "land"}
     game.play({"do": "land"})
     assert game.proposal() is None
-    assert {"do": "land-unit", "unit": "L0", "to": "0103"} in game.choices("american")
+    assert procedures.landing_places(game.state) == {"0103": 1, "0703": 2}
+    offered = game.choices("american")
+    assert {a["to"] for a in offered} == {"0103", "0703"}
+    assert {a["unit"] for a in offered} == {"L0", "L1", "L2", "L3"}  # any waiting unit
     assert "not a landing-row hex" in str(game.refusal({"do": "land-unit", "unit": "L1", "to": "0105"}))
+    assert "put no unit at 0503" in str(game.refusal({"do": "land-unit", "unit": "L1", "to": "0503"}))
     assert "still to be placed" in str(game.refusal(END_PHASE))
-    for uid in ("L0", "L1", "L2"):
+    game.play({"do": "land-unit", "unit": "L3", "to": "0103"})
+    assert "put no unit at 0103" in str(game.refusal({"do": "land-unit", "unit": "L0", "to": "0103"}))
+    for uid in ("L0", "L2"):
         game.play({"do": "land-unit", "unit": uid, "to": "0703"})
     assert game.proposal() == END_PHASE
+    assert [p.id for p in game.state.box("landing")] == ["L1"]  # the unit not chosen waits
+    assert {p.id: board().label(p.hex) for p in procedures.american_units(game.state)} == {
+        "L0": "0703", "L2": "0703", "L3": "0103"
+    }
+
+
+def test_choose_landing_is_said_in_the_rules_panel() -> None:
+    """Phase 1, OPTIONAL RULE (issue 20 item 3): the panel says the units are the
+    player's choice and the hexes still the procedure's."""
+    text = " ".join(DogSectorRules().phase_rules(fresh())).lower()
+    assert "units of your choice in the above locations" in text and "hexes are still rolled" in text
 
 
 # ---------------------------------------------------------------- phase 2: swamping

@@ -279,7 +279,7 @@ def test_play_seats_a_named_bot_of_the_descriptor(capsys: pytest.CaptureFixture[
     from tabletop.games import bot, bot_names
     from tabletop.games.dog_sector.autoplayer import AmericanAutoplayer
 
-    assert bot_names("dog_sector") == ({"american": "autoplayer"}, ["autoplayer"])
+    assert bot_names("dog_sector") == ({"american": "autoplayer"}, ["autoplayer", "simple"])  # issue 20: simple kept
     assert isinstance(bot("dog_sector", "american"), AmericanAutoplayer)
     small = ["--size", "640x400"]
     assert main(["play", "dog-sector", "--bot", "american=autoplayer", "--frames", "1", *small]) == 0

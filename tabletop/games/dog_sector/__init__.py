@@ -8,6 +8,8 @@ them as ``los.policy(state)`` and ``movement.move_policy(state)``. Pieces use th
 ``ruleset`` is the turn machine (``ruleset.ruleset()`` for the descriptor): ``procedures``
 runs phases 1, 2, 3 and 7, ``german`` phase 4, ``american`` phases 5 and 6, ``hits``
 what a hit does (``hits.yaml``), ``victory`` Table 7; their tables are ``rules.yaml``.
+``planner`` is the default American bot (``autoplayer`` the first one, kept as
+``simple``), ``fire_aid`` Table 6 in the selection box.
 """
 
 from __future__ import annotations
@@ -37,7 +39,12 @@ RULES = RuleSystem(
     move_policy=Lazy("tabletop.games.dog_sector.movement", "move_policy"),
     knows=knows,
     ruleset=Lazy("tabletop.games.dog_sector.ruleset", "ruleset"),
-    bots={"autoplayer": Lazy("tabletop.games.dog_sector.autoplayer", "autoplayer")},
+    # "autoplayer": the planning autoplayer (planner.py, issue 20 item 4); "simple":
+    # the first one (autoplayer.py), kept to measure against
+    bots={
+        "autoplayer": Lazy("tabletop.games.dog_sector.planner", "planner"),
+        "simple": Lazy("tabletop.games.dog_sector.planner", "simple"),
+    },
     default_bots={"american": "autoplayer"},
     sim=Lazy("tabletop.games.dog_sector.autoplayer"),
     tables=Lazy("tabletop.games.dog_sector.tables", "tables"),

@@ -1,5 +1,8 @@
 """DOG SECTOR: a program that plays the American side (phases 5 and 6), for
-``tabletop sim`` and for a player who wants the machine to move for them.
+``tabletop sim`` and for a player who wants the machine to move for them. Since issue 20
+this first autoplayer is the bot ``simple`` (``--bot american=simple``); the default
+bot is ``planner.py``'s, built on this one. This module stays the rule system's sim
+module (``assess``, ``ranks``, ``SIM_BY``).
 
 ``AmericanAutoplayer`` is an engine ``Bot`` (``choose(view) -> Action``, given the
 American side's ``SideView``: everything in DOG SECTOR is open). It uses
@@ -316,11 +319,23 @@ def _dijkstra(b: _Board, goals: frozenset[Hex], blocked: set[Hex], extras: dict[
     for h in blocked:
         if h in index:
             enter[index[h]] = -1
-    # Dial's search: AP are small whole numbers, so buckets by distance replace the heap
+    return _search(b, {h: 0 for h in goals}, enter)
+
+
+def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, int]:
+    """Dial's search from ``starts`` (hex -> its distance to begin with) over the entry
+    costs ``enter`` (by hex position; -1: barred): AP are small whole numbers, so buckets
+    by distance replace the heap."""
+    index = b.index
     dist = [FAR] * len(b.hexes)
-    buckets: list[list[int]] = [sorted(index[h] for h in goals)]
-    for i in buckets[0]:
-        dist[i] = 0
+    buckets: list[list[int]] = []
+    for h, d0 in sorted(starts.items(), key=lambda item: (item[1], index[item[0]])):
+        i = index[h]
+        if d0 < dist[i]:
+            dist[i] = d0
+            if d0 >= len(buckets):
+                buckets.extend([] for _ in range(d0 + 1 - len(buckets)))
+            buckets[d0].append(i)
     around = b.around_index
     c = -1
     while c + 1 < len(buckets):
@@ -428,7 +443,7 @@ class AmericanAutoplayer:
         germans, obstacles = _layout(state)
         if not germans:
             return None
-        dist = _field(state, b, unit.type, germans, obstacles)
+        dist = self._dist(state, b, unit, germans, obstacles)
         if unit.type == CE and plan.clears.get(unit.id, 0) < MAX_CLEARS:
             action = self._clear(state, b, unit, obstacles, dist)
             if action is not None:
@@ -439,6 +454,11 @@ class AmericanAutoplayer:
             if action is not None:
                 return action
         return self._advance(state, b, unit, dist, obstacles)
+
+    def _dist(self, state: GameState, b: _Board, unit: Piece, germans: list[Piece],
+              obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
+        """The plan field the unit moves by (``_field``; the planner weighs it)."""
+        return _field(state, b, unit.type, germans, obstacles)
 
     def _leader_work(self, state: GameState, unit: Piece) -> Action | None:
         """An EL's own hex: remove its pinned-down marker, else restore reduced infantry."""

@@ -34,6 +34,9 @@ SWAMP_CHECKED = "swamp-checked"  # per-phase mark: labels of the sea hexes check
 MISSES = "misses"  # phase 3 track
 LANDED = "landing-rolled"  # per-turn track: 1 once phase 1's roll is made
 TO_LAND = "to-land"  # per-turn track: units still to place (option choose-landing)
+#: per-turn tracks "landing-at:LABEL": how many of the units still to place the landing
+#: procedure put in hex LABEL (option choose-landing: the player picks units, not hexes)
+LANDING_AT = "landing-at:"
 
 T = TypeVar("T")
 
@@ -333,12 +336,11 @@ def land(state: GameState, dice: Dice) -> list[str]:
     landing = min(count, waiting)
     dice.rule(f"{landing} units land" + (f" (only {waiting} left)" if landing < count else ""))
     state.tracks[LANDED] = 1
-    if state.options.get("choose-landing"):
-        state.tracks[TO_LAND] = landing
-        return [f"phase 1: {landing} American units to land; the player places them (option choose-landing)"]
     hexes = landing_hexes(state.board)
     if not hexes:
         raise ValueError(f"map {state.board.name!r} has no {t.region_kind} region to land on")
+    if state.options.get("choose-landing"):
+        return _landing_places(state, dice, hexes, landing)
     lines = [f"phase 1: {landing} American units land"]
     for i in range(landing):
         pool = state.box(t.box)
@@ -350,6 +352,34 @@ def land(state: GameState, dice: Dice) -> list[str]:
         state.from_box(t.box, unit.id, to)
         lines.append(f"{unit.type} {unit.id} lands at {state.board.label(to)}")
     return lines
+
+
+def _landing_places(state: GameState, dice: Dice, hexes: list[Hex], landing: int) -> list[str]:
+    """Phase 1 with the optional rule ("Place available units of your choice in the
+    above locations"): the landing procedure still gives the hexes, one roll a unit as
+    without the option; the player then chooses which waiting unit lands in each."""
+    state.tracks[TO_LAND] = landing
+    labels: list[str] = []
+    for i in range(landing):
+        to = dice.pick(hexes, f"phase 1: landing-row hex {i + 1} of {landing}")
+        label = state.board.label(to)
+        dice.rule(f"a unit lands at {label}")
+        state.tracks[LANDING_AT + label] = state.track(LANDING_AT + label) + 1
+        labels.append(label)
+    return [
+        f"phase 1: {landing} American units to land, at {', '.join(sorted(labels))}; the player "
+        "chooses which units (option choose-landing)"
+    ]
+
+
+def landing_places(state: GameState) -> dict[str, int]:
+    """Option choose-landing: hex label -> units still to land there this turn (the
+    hexes phase 1's landing procedure gave)."""
+    return {
+        name[len(LANDING_AT) :]: n
+        for name, n in sorted(state.tracks.items())
+        if name.startswith(LANDING_AT) and n > 0
+    }
 
 
 def landing_refusal(state: GameState, unit_id: str, to: str) -> str | None:
@@ -370,18 +400,26 @@ def landing_refusal(state: GameState, unit_id: str, to: str) -> str | None:
         return f"{to!r} is not a hex of this map"
     if h not in landing_hexes(state.board):
         return f"{to} is not a landing-row hex (phase 1 lands units on the landing row)"
+    places = landing_places(state)
+    if state.board.label(h) not in places:
+        return (
+            f"the landing procedure put no unit at {to} this turn: with choose-landing you choose the "
+            f"units, the hexes are rolled (phase 1; still to fill: {', '.join(places)})"
+        )
     return None
 
 
 def land_unit(state: GameState, unit_id: str, to: str) -> list[str]:
-    """Phase 1 with the option `choose-landing`: put one waiting unit on landing-row hex
-    ``to`` (a label); ValueError with the reason if that is not allowed."""
+    """Phase 1 with the option `choose-landing`: put one waiting unit in ``to`` (a label),
+    one of the hexes the landing roll gave; ValueError with the reason if not allowed."""
     why = landing_refusal(state, unit_id, to)
     if why is not None:
         raise ValueError(why)
     t = tables().landing
-    piece = state.from_box(t.box, unit_id, state.board.hex_of(str(to)))
+    h = state.board.hex_of(str(to))
+    piece = state.from_box(t.box, unit_id, h)
     state.tracks[TO_LAND] = state.track(TO_LAND) - 1
+    state.tracks[LANDING_AT + state.board.label(h)] -= 1
     return [f"{piece.type} {piece.id} lands at {to} (player's choice)"]
 
 

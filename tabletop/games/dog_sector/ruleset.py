@@ -36,7 +36,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex
 
 from . import german, hits, procedures, victory
-from .procedures import AMERICAN, LANDED, MISSES, SWAMP_CHECKED, TO_LAND, tables
+from .procedures import AMERICAN, LANDED, LANDING_AT, MISSES, SWAMP_CHECKED, TO_LAND, tables
 
 GAME = "DOG SECTOR"
 SEQUENCE = (
@@ -161,7 +161,8 @@ class DogSectorRules:
         )
 
     def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
-        """The rules' words on a selected unit: strength, AP left, what it may fire at."""
+        """The rules' words on a selected unit: strength, AP left, its Table 6 line and
+        (phase 6) what it may fire at now and why not the rest (fire_aid.py)."""
         out: list[str] = []
         if piece.kind != "unit":
             return out
@@ -175,7 +176,9 @@ class DogSectorRules:
                 out.append("has fired this turn")
         if state.marked("targeted", piece.id):
             out.append("not to be fired at again this turn")
-        return out
+        from .fire_aid import unit_fire_lines  # Table 6 for the selected unit (issue 20 item 6)
+
+        return out + unit_fire_lines(state, piece)
 
     def unit_reach(self, state: GameState, piece: Piece) -> Reach | None:
         """Phase 5: where an American unit may move now with the AP it has left (the
@@ -244,7 +247,7 @@ class DogSectorRules:
                 _full_strength(state)  # units placed during the set-up
             for mark in TURN_MARKS:
                 state.marks.pop(mark, None)
-            for track in [t for t in state.tracks if t in TURN_TRACKS or t.startswith(AP_SPENT)]:
+            for track in [t for t in state.tracks if t in TURN_TRACKS or t.startswith((AP_SPENT, LANDING_AT))]:
                 del state.tracks[track]
             return []
         if phase == "swamp":
@@ -389,7 +392,8 @@ class DogSectorRules:
         if american is None:
             raise ValueError(f"`{do}` needs the American actions (american.py), which are missing")
         done: list[str] = american.apply(state, action, dice)
-        return done
+        reason = action.get("why")  # a bot's reason (the planning autoplayer), logged as German fire's is
+        return [f"chosen: {reason}", *done] if reason else done
 
     def outcome(self, state: GameState) -> str | None:
         if state.phase not in PHASES:
@@ -452,13 +456,14 @@ def _next_swamp_hex(state: GameState) -> Hex | None:
 
 
 def _landing_choices(state: GameState) -> list[Action]:
-    """Phase 1 with choose-landing: one unit of each type waiting, on each landing-row hex."""
+    """Phase 1 with choose-landing: one unit of each type waiting, in each hex the
+    landing roll gave (the player chooses units, not hexes)."""
     if not state.options.get("choose-landing") or state.track(TO_LAND) <= 0:
         return []
     first: dict[str, str] = {}
     for piece in sorted(state.box(tables().landing.box), key=lambda p: p.id):
         first.setdefault(piece.type, piece.id)
-    labels = [state.board.label(h) for h in procedures.landing_hexes(state.board)]
+    labels = list(procedures.landing_places(state))
     return [{"do": "land-unit", "unit": uid, "to": label} for uid in first.values() for label in labels]
 
 

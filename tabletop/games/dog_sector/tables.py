@@ -110,6 +110,29 @@ def bombardment_table() -> Table:
     )
 
 
+def landing_table() -> Table:
+    """Phase 1 from rules.yaml ``landing``: the roll, the procedure and the option
+    choose-landing (the player's units, the procedure's hexes)."""
+    t = procedures.tables().landing
+    return Table(
+        key="landing",
+        title="Land American units",
+        section="phase 1",
+        columns=("Rule", "Units landing", "Which units", "Landing hexes"),
+        rows=(
+            ("Without options", f"{t.dice}D6", "drawn at random from the landing box", "a random landing-row hex each"),
+            ("Option limited-reinforcements", f"{t.limited_dice}D6", "as above", "as above"),
+            ("Option choose-landing", "as above", "the player's choice", "rolled as above"),
+        ),
+        choices=(
+            "The aid's list of landing places is missing (\"Place the following units on the map\"): units "
+            f"wait in the {t.box} box and land on the map's {t.region_kind} (row 3), one die a unit for the hex.",
+            "Choose-landing reads \"Place available units of your choice in the above locations\": the number "
+            "and the hexes are rolled as without it; the player picks which waiting unit lands in each hex.",
+        ),
+    )
+
+
 def swamping_table() -> Table:
     """Phase 2's check from rules.yaml ``swamping``."""
     t = procedures.tables().swamping
@@ -434,6 +457,7 @@ def tables() -> list[Table]:
     """Every DOG SECTOR table, in the order of play."""
     return [
         bombardment_table(),
+        landing_table(),
         swamping_table(),
         artillery_table(),
         german_fire_table(),

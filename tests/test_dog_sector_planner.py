@@ -1,0 +1,203 @@
+"""DOG SECTOR issue 20: the planning autoplayer (item 4, ``planner.py``), Table 6 in the
+selection box and the phase 6 panel (item 6, ``fire_aid.py``), and the options in
+``tabletop tables dog-sector`` (Done when). The aid is dog_sector_player_aid.txt.
+
+States are built on the shipped map (maps/dog-sector.yaml): row 3 the landing row, row
+4 sea next to the beach, rows 5-8 beach (row 8 next to the bluffs), bluffs on rows
+9-11, trenches on row 12 (and some on 13), hilltops behind; sections of five columns.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from tabletop.board import Map, load_map
+from tabletop.engine.game import Game
+from tabletop.engine.newgame import auto_setup, new_game
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.scenario import Scenario, open_map_or_scenario
+from tabletop.engine.state import GameState
+from tabletop.games import rule_system, ruleset
+from tabletop.games.dog_sector import autoplayer, fire_aid, hits, planner
+from tabletop.games.dog_sector.autoplayer import AmericanAutoplayer
+from tabletop.games.dog_sector.planner import PlanningAutoplayer
+from tabletop.games.dog_sector.ruleset import DogSectorRules
+from tabletop.games.dog_sector.tables import tables
+
+
+@cache
+def board() -> Map:
+    return load_map("dog-sector")
+
+
+@cache
+def scenario() -> Scenario:
+    opened = open_map_or_scenario("dog-sector")
+    assert isinstance(opened, Scenario)
+    return opened
+
+
+def put(state: GameState, pid: str, kind: str, label: str, side: str = "american") -> Piece:
+    piece = Piece(pid, kind, board().hex_of(label), side=side)
+    piece = Piece(pid, kind, piece.hex, side=side, steps=hits.full_steps(piece))
+    state.map.place(piece)
+    return piece
+
+
+def fresh(phase: str, turn: int = 2) -> GameState:
+    return GameState(MapState.of(board()), turn=turn, phase=phase)
+
+
+def play(seed: int, bombardment: str, **kw: object) -> Game:
+    game = new_game(scenario(), ruleset("dog_sector"), seed=seed, options={"bombardment": bombardment},
+                    history=False)  # fmt: skip
+    auto_setup(game)
+    game.run({"american": PlanningAutoplayer()}, **kw)  # type: ignore[arg-type]
+    return game
+
+
+# ------------------------------------------------------------------ item 4: the planner
+
+
+def test_the_descriptor_seats_the_planner_and_keeps_the_simple_bot() -> None:
+    """Issue 20 item 4: the planner is the default bot; the present one is kept as
+    ``--bot american=simple`` (exactly the first autoplayer's class)."""
+    system = rule_system("dog_sector")
+    assert system is not None and system.default_bots == {"american": "autoplayer"}
+    assert type(system.bots["autoplayer"]()) is PlanningAutoplayer
+    assert type(system.bots["simple"]()) is AmericanAutoplayer
+
+
+@pytest.mark.parametrize("bombardment", ["light", "heavy"])
+def test_the_planner_plays_whole_games_and_the_same_seed_gives_the_same_game(bombardment: str) -> None:
+    """Phases 5 and 6 at a Table 2 level, start to finish with legal actions only (Game
+    refuses any other), twice from one seed with the same actions and result."""
+    a, b = play(11, bombardment), play(11, bombardment)
+    assert a.state.result is not None
+    assert [e.action for e in a.entries] == [e.action for e in b.entries]
+    assert a.state.result == b.state.result
+    assert {"move", "fire"} <= {e.action["do"] for e in a.entries}
+
+
+def test_the_planner_explains_each_choice_in_the_log() -> None:
+    """Issue 20 item 4: "explain each choice in the log as the Germans do" (German fire
+    logs "target chosen: ..."): every planner action carries a why the log prints."""
+    game = play(5, "moderate", limit=400)
+    mine = [e for e in game.entries if e.action.get("do") in ("move", "fire", "clear", "bangalore")]
+    assert mine and all(e.action.get("why", "").startswith("planner: ") for e in mine)
+    assert all(any(line.startswith("chosen: planner: ") for line in e.lines) for e in mine)
+
+
+def test_the_threat_field_follows_the_phase_4_targeting_rules() -> None:
+    """Phase 4 General Rules: "Draw hexes, trench hexes, bluff hexes and beach hexes
+    adjacent to bluffs cannot be targeted, unless target is adjacent"; "Infantry and MG
+    Pillboxes cannot target Tank/Dozer hexes"; "AT Guns and MG Pillboxes cannot target
+    trench and hilltop hexes"; "Target must be in the same or adjacent map section"."""
+    s = fresh("activity")
+    mg = put(s, "G1", "mg-pillbox", "0612", "german")  # section 2
+    b = autoplayer._board(board())
+    field = planner.threat(b, [mg], vehicle=False)
+    h = board().hex_of
+    assert field[h("0706")] == pytest.approx(2 / 6 + 0.5 * 2 / 6)  # open beach: MG 5-6 hit, 3-4 pinned
+    assert h("0708") not in field  # beach next to the bluffs, not adjacent
+    assert h("0710") not in field  # bluff, not adjacent
+    next_door = [n for n in b.around[mg.hex] if board().terrain[n] == "bluff"]
+    assert next_door and all(n in field for n in next_door)  # bluff, adjacent to the MG
+    assert h("2606") not in field  # section 6: not the same or an adjacent section
+    assert not planner.threat(b, [mg], vehicle=True)  # an MG never fires at a tank hex
+    pf = put(s, "G2", "panzerfaust", "0612", "german")
+    assert planner.threat(b, [pf], vehicle=True)[h("0706")] == pytest.approx(2 / 6)
+    hill = next(x for x in b.hexes if board().terrain[x] == "hilltop" and x in planner.threat(b, [pf], False))
+    assert hill not in planner.threat(b, [mg], vehicle=False)  # MGs never fire at hilltops
+
+
+def test_the_planner_crosses_the_beach_out_of_the_german_fields_of_fire() -> None:
+    """Issue 20 item 4 ("move out of the German fields of fire it can compute"): an
+    infantry unit in the shallows with 6 AP and an open beach ends its move on a hex no
+    German unit may fire at (phase 4: beach hexes adjacent to bluffs only from next
+    door), and the log's why says so."""
+    s = fresh("activity")
+    for label, kind in (("0512", "infantry"), ("0613", "mg-pillbox"), ("0812", "at-gun")):
+        put(s, f"G-{label}", kind, label, "german")
+    unit = put(s, "A1", "infantry", "0604")
+    rules = DogSectorRules()
+    b = autoplayer._board(board())
+    germans = [p for p in s.map.pieces() if p.side == "german"]
+    danger = planner.threat(b, germans, vehicle=False)
+    game = Game(rules, s, 1)
+    chosen = PlanningAutoplayer().choose(game.side_view("american"))
+    assert chosen["do"] == "move" and chosen["unit"] == unit.id
+    assert danger[unit.hex] > 0 and danger.get(board().hex_of(str(chosen["to"])), 0.0) == 0.0
+    assert "out of every German field of fire" in chosen["why"]
+
+
+# ------------------------------------------------------------- item 6: Table 6 in the box
+
+
+def test_the_selection_box_shows_the_units_table_6_line() -> None:
+    """Table 6, "Tank or Dozer: MG Pillbox or AT Gun only (bonus within 8 hexes) 6
+    (5-6)"; "Bazooka: MG Pillbox or AT Gun if within 6 hexes; all if adjacent 5-6";
+    Friendly Fire: "Applies to fire from Forward Observer, Tank/Dozer & Bazooka. Does
+    not apply if Bazooka is adjacent to target." Shown in every phase."""
+    s = fresh("activity")
+    tank = put(s, "A1", "tank", "0706")
+    lines = DogSectorRules().unit_lines(s, tank)
+    assert "Table 6: fires at at-gun or mg-pillbox, any range" in lines
+    assert "Table 6: hits on 6 (5-6 within 8 hexes)" in lines
+    assert "friendly fire applies (Americans within 3 of the target)" in lines
+    bazooka = fire_aid.table6_lines("bazooka")
+    assert bazooka[0] == "Table 6: fires at all, adjacent only (at-gun within 6 hexes, mg-pillbox within 6 hexes)"
+    assert "Table 6: hits on 5-6" in bazooka and "friendly fire applies unless adjacent" in bazooka[2]
+    assert fire_aid.table6_lines("exceptional-leader") == ["Table 6: a exceptional-leader does not fire"]
+
+
+def test_in_phase_6_the_box_says_what_the_unit_may_fire_at_and_why_not_the_rest() -> None:
+    """Phase 6 and Table 6: a tank fires at "MG Pillbox or AT Gun only", with the bonus
+    within 8 hexes; "Target must be in the same or adjacent map section". The box lists
+    the MG pillbox it may fire at (5-6) and says why a click on the German infantry or
+    on a unit three sections away does nothing."""
+    s = fresh("american-fire")
+    put(s, "G-mg", "mg-pillbox", "0612", "german")
+    put(s, "G-inf", "infantry", "0712", "german")
+    put(s, "G-far", "at-gun", "2612", "german")
+    tank = put(s, "A1", "tank", "0606")
+    lines = DogSectorRules().unit_lines(s, tank)
+    assert "may fire at: G-mg (5-6)" in lines
+    assert any(line.startswith("not G-inf: a tank fires at at-gun or mg-pillbox only") for line in lines)
+    assert any(line.startswith("not G-far: target not in the same or an adjacent section") for line in lines)
+
+
+def test_a_unit_that_may_not_fire_says_why_once() -> None:
+    """Phase 6: "Units cannot fire or direct off-shore fire from sea hexes": one line
+    for the unit, not one for every German unit."""
+    s = fresh("american-fire")
+    put(s, "G-mg", "mg-pillbox", "0612", "german")
+    put(s, "G-inf", "infantry", "0712", "german")
+    fo = put(s, "A1", "forward-observer", "0604")
+    lines = DogSectorRules().unit_lines(s, fo)
+    assert [line for line in lines if "nothing now" in line] == [
+        "fires at nothing now: forward observer cannot fire from sea hex 0604 (DOG SECTOR phase 6)"
+    ]
+
+
+def test_the_phase_6_panel_prints_table_6() -> None:
+    """Issue 20 item 6: the phase 6 rules panel shows Table 6 (every firing unit type
+    with its targets and hit numbers) and points at the selection box."""
+    text = " ".join(DogSectorRules().phase_rules(fresh("american-fire"))).lower()
+    for words in ("sharpshooter 6", "fo 6 (5-6", "flamethrower 4-6", "bazooka 5-6", "tank/dozer 6 (5-6", "ce team 6"):
+        assert words in text
+    assert "selected unit's box" in text
+
+
+# ------------------------------------------------------------------------ Done when
+
+
+def test_every_option_of_issue_20_is_in_the_tables() -> None:
+    """Done when: "each option is in `tabletop tables dog-sector`": choose-landing and
+    limited-reinforcements (phase 1), artillery-target and artillery-roll (phase 3)."""
+    text = {t.key: " ".join([*(" ".join(r) for r in t.rows), *t.choices]) for t in tables()}
+    assert "Option choose-landing" in text["landing"] and "the player's choice" in text["landing"]
+    assert "Option limited-reinforcements" in text["landing"]
+    assert "artillery-target" in text["3"] and "artillery-roll" in text["3"]
