@@ -250,7 +250,9 @@ def test_a_panel_wraps_its_rows_and_folds_on_a_click_and_with_i(drawn: list[str]
     """Item 8: rows wrap to the column, every character kept, none cut with an
     ellipsis; a click on the title folds the panel, i unfolds it; a change of the
     selection asks the extras again (a model sheet follows the selected unit)."""
-    app = open_table("dogfaces-demo", size=SIZE)
+    # seeded dice: the opening Player 1 roll (a reroll on a tie) sets the dice box's
+    # height, and so the room left in the column; secret dice made this test flaky
+    app = open_table("dogfaces-demo", size=SIZE, seeded_dice=True)
     layer = ExtrasLayer(Wordy())
     app.components[app.components.index(layer_of(app))] = layer
     app.selected = "larry"
@@ -328,7 +330,7 @@ def test_reach_lists_larrys_jet_pack_landings_beside_his_walk(capsys: pytest.Cap
     assert not set(data["extra"]) & set(data["reachable"])
     assert all(why.startswith("jet pack: ") and "Dogfaces II" in why for why in data["extra"].values())
     # the same hexes by hand: 4 or 5 steps along each direction, on the map, not water
-    opened = open_table("dogfaces-demo", size=SIZE)
+    opened = open_table("dogfaces-demo", size=SIZE, seeded_dice=True)
     board, start = opened.board, opened.state.piece("larry").hex
     water = {t for t, cost in default_table().terrain.items() if cost.soldier is None}
     by_hand = {
@@ -348,7 +350,7 @@ def test_the_reach_overlay_outlines_the_jet_pack_hexes_and_says_why(drawn: list[
     """Dogfaces II in the window: with Larry selected and the reach overlay on (c), each
     landing hex is outlined in the extra-move colour, and pointing at one tells the
     flight."""
-    app = open_table("dogfaces-demo", size=SIZE)
+    app = open_table("dogfaces-demo", size=SIZE, seeded_dice=True)
     larry = app.state.piece("larry")
     target = app.board.hex_of("0711")
     seen: dict[str, Any] = {}
