@@ -1,14 +1,16 @@
-"""The map editor: the table window in an editing mode (``tabletop edit MAP``).
+"""The map and scenario editor: the table window in an editing mode (``tabletop edit``).
 
-Tools, on F3-F8 or a click in the editor's panel: paint terrain with a brush, set elevation, put hex features
-(roads) on hexes, hexside features (walls) on hexsides, paint regions, and, on a map
-with a background picture, align the picture with the grid by clicking three hex
-centres. Each change is an edit of the map file as a document (``board.editing``), so
-undo and redo are exact and the saved file keeps what its author wrote; after each
-one the document is checked as ``tabletop validate`` checks it, and its problems are
-listed in the editor's panel, the hexes they name ringed on the map. The map shown is
-always the one the rules would read: line of sight (``l``) and the legend follow each
-stroke.
+Tools, on F3-F9 or a click in the editor's panel: paint terrain with a brush, set
+elevation, put hex features (roads) on hexes, hexside features (walls) on hexsides,
+paint regions, on a map with a background picture align the picture with the grid by
+clicking three hex centres, and in a scenario add setup entries and limits; a
+scenario's pieces are placed with the table's own counter tools. Each change is an
+edit of the file as a document (``board.editing``, ``engine.scenario_document``), so
+undo and redo are exact and the saved file keeps what its author wrote; after each one
+the documents are checked as ``tabletop validate`` checks them (the setup solver
+included), and their problems are listed in the editor's panel, the hexes they name
+ringed on the map. The map shown is always the one the rules would read: line of sight
+(``l``) and the legend follow each stroke.
 
 Decides nothing of the map's meaning: it edits the file the loader reads.
 """
@@ -71,7 +73,7 @@ SHORTCUTS = [
     ("[ / ]", "editor: elevation to paint, one lower / higher"),
     ("n", "editor: a new terrain, feature, hexside or region in the file (rename it there)"),
     ("Ctrl+Z / Ctrl+Y", "editor: undo / redo"),
-    ("Ctrl+S", "editor: save the map file (its comments and layout kept)"),
+    ("Ctrl+S", "editor: save the files edited (their comments and layout kept)"),
 ]
 
 
