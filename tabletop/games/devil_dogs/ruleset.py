@@ -35,6 +35,7 @@ from tabletop.engine.game import Phase
 from tabletop.engine.movement import plan_move
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
+from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import combat as cb
@@ -153,8 +154,10 @@ def refusal_penalty(state: GameState, piece: Piece, move: str, ends: list[Hex]) 
 # --- the ruleset ------------------------------------------------------------------------------
 
 
-class DevilDogsRules:
+class DevilDogsRules(WordsFromModule):
     """The Devil Dogs turn machine (see the module doc)."""
+
+    words_module = "tabletop.games.devil_dogs.words"  # the window's word hooks (engine.wordhooks)
 
     name = "devil_dogs"
     sides = SIDES
@@ -162,33 +165,6 @@ class DevilDogsRules:
     sequence = SEQUENCE
     undo_across_turns = True
     player_aid_dice = False  # E8: a diceless game; the dice box offers no roll buttons
-
-    # -- what the window asks (optional hooks; words.py) ------------------------------------
-
-    def phase_rules(self, state: GameState) -> list[str]:
-        from . import words
-
-        return words.phase_rules(state)
-
-    def status(self, state: GameState) -> str:
-        from . import words
-
-        return words.status(state)
-
-    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
-        from . import words
-
-        return words.unit_lines(state, piece)
-
-    def describe(self, state: GameState, action: Action) -> str:
-        from . import words
-
-        return words.describe(state, action)
-
-    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
-        from . import words
-
-        return words.drag_action(state, piece_id, to, forced)
 
     # -- set-up (3.1) ------------------------------------------------------------------------
 

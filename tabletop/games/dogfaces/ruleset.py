@@ -32,6 +32,7 @@ from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.movement import Reach, plan_move
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
+from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import combat
@@ -476,8 +477,10 @@ def resolve_all(state: GameState, dice: Dice) -> list[str]:
 # --- the ruleset ---------------------------------------------------------------------------
 
 
-class DogfacesRules:
+class DogfacesRules(WordsFromModule):
     """The Dogfaces in Space turn machine (see the module doc)."""
+
+    words_module = "tabletop.games.dogfaces.words"  # the window's word hooks (engine.wordhooks)
 
     name = "dogfaces"
     sides = SIDES
@@ -550,33 +553,6 @@ class DogfacesRules:
             if any(u is not None for u in uses):
                 attrs[ROCKETS] = max(u for u in uses if u is not None)
             state.map.place(Piece(ident, key, h, side, attributes=pairs(attrs)))
-
-    # -- what the window asks (optional hooks; words.py) ---------------------------------
-
-    def phase_rules(self, state: GameState) -> list[str]:
-        from . import words
-
-        return words.phase_rules(state)
-
-    def status(self, state: GameState) -> str:
-        from . import words
-
-        return words.status(state)
-
-    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
-        from . import words
-
-        return words.unit_lines(state, piece)
-
-    def describe(self, state: GameState, action: Action) -> str:
-        from . import words
-
-        return words.describe(state, action)
-
-    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
-        from . import words
-
-        return words.drag_action(state, piece_id, to, forced)
 
     # -- who acts ------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from tabletop.engine.game import Phase
 from tabletop.engine.movement import Reach, plan_move
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
+from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import combat, roster
@@ -286,8 +287,10 @@ def cq_actions(state: GameState, piece: Piece, ap: int) -> list[Action]:
 # --- the ruleset -------------------------------------------------------------------------
 
 
-class DogsOfWarRules:
+class DogsOfWarRules(WordsFromModule):
     """The Dogs of War turn machine (see the module doc)."""
+
+    words_module = "tabletop.games.dogs_of_war.words"  # the window's word hooks (engine.wordhooks)
 
     name = "dogs_of_war"
     sides = SIDES
@@ -575,26 +578,6 @@ class DogsOfWarRules:
         return lines
 
     # -- what the window asks (optional hooks; words.py) ---------------------------------
-
-    def phase_rules(self, state: GameState) -> list[str]:
-        from . import words
-
-        return words.phase_rules(state)
-
-    def status(self, state: GameState) -> str:
-        from . import words
-
-        return words.status(state)
-
-    def unit_lines(self, state: GameState, piece: Piece) -> list[str]:
-        from . import words
-
-        return words.unit_lines(state, piece)
-
-    def describe(self, state: GameState, action: Action) -> str:
-        from . import words
-
-        return words.describe(state, action)
 
     def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
         """A counter dragged in the window: in free play the table's own move; in a game,
