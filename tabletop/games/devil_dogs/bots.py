@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.game import COMMIT, SideView
 from tabletop.engine.pieces import Piece
+from tabletop.engine.standings import standings as read_standings
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
@@ -297,17 +298,7 @@ DEFAULT_BOTS = {side: "planner" for side in SIDES}
 def standings(state: GameState) -> dict[str, tuple[str, int]]:
     """Each side's outcome (win, loss, draw) and its victory points (G5)."""
     vp = victory_points(state)
-    result = state.result or ""
-    out: dict[str, tuple[str, int]] = {}
-    for side in SIDES:
-        if result.startswith(f"{side} wins"):
-            outcome = "win"
-        elif result.startswith(f"{other(side)} wins"):
-            outcome = "loss"
-        else:
-            outcome = "draw"
-        out[side] = (outcome, vp[side])
-    return out
+    return read_standings(state.result, {s: vp[s] for s in SIDES})
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from functools import cache
 from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.game import PASS, SideView
 from tabletop.engine.pieces import Piece
+from tabletop.engine.standings import standings as read_standings
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
@@ -318,18 +319,7 @@ DEFAULT_BOTS = {side: "tactical" for side in SIDES}
 
 def standings(state: GameState) -> dict[str, tuple[str, int]]:
     """Each side's outcome (win, loss, draw) and soldiers left on the map."""
-    left = {s: len(units(state, s)) for s in SIDES}
-    result = state.result or ""
-    out: dict[str, tuple[str, int]] = {}
-    for side in SIDES:
-        if result.startswith(f"{side} wins"):
-            outcome = "win"
-        elif result.startswith(f"{other(side)} wins"):
-            outcome = "loss"
-        else:
-            outcome = "draw"
-        out[side] = (outcome, left[side])
-    return out
+    return read_standings(state.result, {s: len(units(state, s)) for s in SIDES})
 
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "SIDE", "TURN_CAP", "RandomBot", "TacticalBot", "standings"]

@@ -15,6 +15,7 @@ from dataclasses import replace
 from tabletop.engine.actions import Action
 from tabletop.engine.game import PASS, SideView
 from tabletop.engine.pieces import Piece
+from tabletop.engine.standings import standings as read_standings
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
@@ -28,7 +29,6 @@ from .ruleset import (
     enemies,
     fighting,
     model_points,
-    other,
     reach_of,
     score,
     weapon_of,
@@ -260,18 +260,8 @@ DEFAULT_BOTS = {side: "tactical" for side in SIDES}
 
 def standings(state: GameState) -> dict[str, tuple[str, int]]:
     """Each side's outcome (win, loss, draw) and its score (G10 points)."""
-    result = state.result or ""
     points = score(state)
-    out: dict[str, tuple[str, int]] = {}
-    for side in SIDES:
-        if result.startswith(f"{side} wins"):
-            outcome = "win"
-        elif result.startswith(f"{other(side)} wins"):
-            outcome = "loss"
-        else:
-            outcome = "draw"
-        out[side] = (outcome, points[side])
-    return out
+    return read_standings(state.result, {s: points[s] for s in SIDES})
 
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "SIDE", "TURN_CAP", "RandomBot", "TacticalBot", "standings"]
