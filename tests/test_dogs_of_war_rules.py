@@ -55,6 +55,17 @@ def put(state: GameState, piece_id: str, label: str, **changes: object) -> Piece
     return p
 
 
+def two_scouts(state: GameState, red_at: str, **red_changes: object) -> tuple[Piece, Piece]:
+    """Blue's scout alone in 2420 against red's scout at ``red_at`` (the others aside):
+    the two models as found, before they were moved."""
+    blue = next(p for p in models(state, "blue") if p.type == "scout")
+    red = next(p for p in models(state, "red") if p.type == "scout")
+    clear_field(state, {blue.id, red.id})
+    put(state, blue.id, "2420")
+    put(state, red.id, red_at, **red_changes)
+    return blue, red
+
+
 def clear_field(state: GameState, keep: set[str]) -> None:
     """Leave only the models named (the others to a box) for a test of two or three."""
     for p in models(state):
@@ -119,11 +130,7 @@ def test_op_fire_costs_all_ten_ap_then_fires_inside_the_enemys_move() -> None:
     # Misc Actions, Op-Fire l.231: 10 AP; later a ranged attack of up to 6 AP at any moment
     g = game()
     state = g.state
-    blue = next(p for p in models(state, "blue") if p.type == "scout")
-    red = next(p for p in models(state, "red") if p.type == "scout")
-    clear_field(state, {blue.id, red.id})
-    put(state, blue.id, "2420")
-    put(state, red.id, "2432")
+    blue, red = two_scouts(state, "2432")
     state.tracks["next"] = 0
     g.play({"do": "activate", "piece": blue.id})
     assert {"do": "op-fire", "piece": blue.id} in g.choices("blue")
@@ -172,11 +179,7 @@ def test_the_to_hit_number_is_wp_plus_range_and_modifiers() -> None:
     # l.414: target number = WP + range modifier + modifiers; aimed +1 (l.381), burst -1 (l.385)
     g = game()
     state = g.state
-    blue = next(p for p in models(state, "blue") if p.type == "scout")
-    red = next(p for p in models(state, "red") if p.type == "scout")
-    clear_field(state, {blue.id, red.id})
-    put(state, blue.id, "2420")
-    put(state, red.id, "2428")
+    blue, red = two_scouts(state, "2428")
     w = data().weapon("m16a2")
     assert combat.to_hit(state, state.map.piece(blue.id), state.map.piece(red.id), w, "ss").need == 6 + 1
     assert (
@@ -250,11 +253,7 @@ def test_a_broken_model_within_five_inches_surrenders_when_it_is_demanded() -> N
     # MORALE l.716-718: quartering, within five inches
     g = game()
     state = g.state
-    blue = next(p for p in models(state, "blue") if p.type == "scout")
-    red = next(p for p in models(state, "red") if p.type == "scout")
-    clear_field(state, {blue.id, red.id})
-    put(state, blue.id, "2420")
-    put(state, red.id, "2424", status=frozenset({"broken"}))
+    blue, red = two_scouts(state, "2424", status=frozenset({"broken"}))
     state.marks["active"] = [blue.id]
     rules = DogsOfWarRules()
     demand = {"do": "demand", "piece": blue.id, "target": red.id}
