@@ -80,11 +80,16 @@ class YamlDocument:
         self._undo: list[str] = []
         self._redo: list[str] = []
         self._written = (text, dump(self.doc))  # the file as last read or saved, and ruamel's dump of it
+        self._text: str | None = None  # ``text()`` until the document next changes
         self._saved = self.text()
 
     def text(self) -> str:
-        """The file as it would be saved now."""
-        return keep_lines(*self._written, dump(self.doc))
+        """The file as it would be saved now (worked out once per change: the window
+        asks every frame whether there are unsaved edits, and a dump of a large map
+        takes tens of milliseconds)."""
+        if self._text is None:
+            self._text = keep_lines(*self._written, dump(self.doc))
+        return self._text
 
     @property
     def unsaved(self) -> bool:
@@ -109,7 +114,9 @@ class YamlDocument:
         """Apply ``change`` (a function of the document returning whether it changed it),
         keeping the state before it for undo."""
         before = self.text()
-        if not change():
+        changed = change()
+        self._text = None
+        if not changed:
             return False
         self._undo.append(before)
         del self._undo[:-UNDO_DEPTH]
@@ -129,6 +136,7 @@ class YamlDocument:
         target.append(self.text())
         text = source.pop()
         self.doc = round_trip().load(text)
+        self._text = None
         self.rebuild(text)
         return True
 
