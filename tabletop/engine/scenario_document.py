@@ -76,12 +76,13 @@ class ScenarioDocument(YamlDocument):
                     if ident in self.synced and ident not in on_table:
                         del items[i]
                         changed = True
-            listed = {str(e.get("id")) for b in ("units", "markers") for e in self.doc.get(b) or [] if isinstance(e, dict)}
+            listed = {
+                str(e.get("id")): e for b in ("units", "markers") for e in self.doc.get(b) or [] if isinstance(e, dict)
+            }
             for piece in on_table.values():
                 block = "units" if piece.kind == "unit" else "markers"
                 if piece.id in listed:
-                    entry = next(e for e in self.doc[block] if isinstance(e, dict) and str(e.get("id")) == piece.id)
-                    changed |= _update(entry, piece, label(piece.hex), self._full_steps(piece))
+                    changed |= _update(listed[piece.id], piece, label(piece.hex), self._full_steps(piece))
                 else:
                     self.doc.setdefault(block, CommentedSeq()).append(_entry(piece, label(piece.hex), self._full_steps(piece)))
                     changed = True
