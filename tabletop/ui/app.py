@@ -255,11 +255,20 @@ class App:
         game = self.play
         return [s for s in game.players if s not in self.seats] if game.two_sided else []
 
+    def solitaire_player(self) -> list[str]:
+        """The one side of a solitaire game whose rules hide something from it (a
+        ``view`` hook: Omaha's face-down Germans), when a person plays it: the window
+        then draws that side's view, as it does for each side of a two-sided game."""
+        game = self.play
+        if game.two_sided or getattr(game.rules, "view", None) is None:
+            return []
+        return [s for s in game.players if s not in self.seats]
+
     def screen_side(self) -> str | None:
         """Who sits at the screen now: the one human side; with two, the one to act
         (the last one while the rules or a bot act); None (the whole table) in a game
         with one side or no hidden information to keep, and when bots play every seat."""
-        humans = self.humans()
+        humans = self.humans() or self.solitaire_player()
         if len(humans) <= 1:
             return humans[0] if humans else None
         actor = self.play.actor()

@@ -46,6 +46,7 @@ from .common import (
 )  # fmt: skip
 from .control import in_communication, us_control
 from .fields import Intensity, fields, position_keys
+from .hidden import name_face_down, said, shown_name
 
 COMM = "in-communication"
 FIRED = "positions-fired"
@@ -186,12 +187,12 @@ def give_depth(state: GameState, dice: Dice) -> list[str]:
     for pool in pool_chain(state, key):
         if pool == "tactical":
             return [
-                f"Depth for {unit.id} ({why}): the WN Depth pool is empty, a Tactical Reinforcement comes instead ({R2}, reading A5)",
+                *said(state, unit, f"Depth for {{unit}} ({why}): the WN Depth pool is empty, a Tactical Reinforcement comes instead ({R2}, reading A5)"),
                 *tactical_from_depth(state, dice, unit.hex),
             ]
         if state.box(POOLS[pool]):
             return attach_depth(state, unit, pool, dice, why)
-    return [f"Depth for {unit.id} ({why}): its pools are empty, nothing happens ({R2})"]
+    return said(state, unit, f"Depth for {{unit}} ({why}): its pools are empty, nothing happens ({R2})")
 
 
 def attach_depth(state: GameState, unit: Piece, pool: str, dice: Dice, why: str = "") -> list[str]:
@@ -200,7 +201,7 @@ def attach_depth(state: GameState, unit: Piece, pool: str, dice: Dice, why: str 
     state.map.update(replace(state.map.piece(marker.id), status=frozenset({UNREVEALED})))
     state.map.update(replace(state.map.piece(unit.id), carrying=(marker.id,)))
     because = f" ({why})" if why else ""
-    return [f"{unit.id} receives a hidden Depth marker from the {pool} Depth pool{because} ({R2})"]
+    return said(state, unit, f"{{unit}} receives a hidden Depth marker from the {pool} Depth pool{because} ({R2})")
 
 
 def drop_depth(state: GameState, unit: Piece) -> None:
@@ -254,6 +255,7 @@ def place_reinforcement(state: GameState, unit: Piece, key: str, box: str) -> Pi
     placed = state.from_box(box, unit.id, h)
     placed = replace(placed, status=frozenset({UNREVEALED}))
     state.map.update(placed)
+    name_face_down(state, placed.id)
     return placed
 
 
@@ -264,8 +266,8 @@ def tactical_from_depth(state: GameState, dice: Dice, near: Hex) -> list[str]:
     if key is None:
         return [f"no empty Reinforcement position: nothing arrives ({R2})"]
     unit = dice.pick(list(state.box(POOLS["tactical"])), "a unit from the Tactical pool")
-    place_reinforcement(state, unit, key, POOLS["tactical"])
-    return [f"{unit.id} from the Tactical pool, face down in {key} ({why}) ({R2})"]
+    placed = place_reinforcement(state, unit, key, POOLS["tactical"])
+    return said(state, placed, f"{{unit}} from the Tactical pool, face down in {key} ({why}) ({R2})")
 
 
 def event_reinforcement(state: GameState, dice: Dice) -> list[str]:
@@ -275,12 +277,12 @@ def event_reinforcement(state: GameState, dice: Dice) -> list[str]:
         return [f"reinforcement event: {why}; nothing arrives ({R2})"]
     if state.box(POOLS["tactical"]):
         unit = dice.pick(list(state.box(POOLS["tactical"])), "a unit from the Tactical pool")
-        place_reinforcement(state, unit, key, POOLS["tactical"])
-        return [f"reinforcement event: {unit.id} from the Tactical pool, face down in {key} ({why}) ({R2})"]
+        placed = place_reinforcement(state, unit, key, POOLS["tactical"])
+        return said(state, placed, f"reinforcement event: {{unit}} from the Tactical pool, face down in {key} ({why}) ({R2})")
     if state.box(POOLS["division"]):
         unit = dice.pick(list(state.box(POOLS["division"])), "a unit from the Division pool")
         placed = place_reinforcement(state, unit, key, POOLS["division"])
-        lines = [f"reinforcement event: {unit.id} from the Division pool, face down in {key} ({why}) ({R2})"]
+        lines = said(state, placed, f"reinforcement event: {{unit}} from the Division pool, face down in {key} ({why}) ({R2})")
         for pool in pool_chain(state, key):
             if pool in ("building", "mobile") and state.box(POOLS[pool]):
                 return lines + attach_depth(state, placed, pool, dice, "arrives with Depth")
@@ -552,7 +554,7 @@ def rally(state: GameState, card: data.Card) -> list[str]:
     for p in german_units(state):
         if DISRUPTED in p.status and card.colour(colour(p)) is not None:
             with_status(state, p, drop=DISRUPTED)
-            done.append(p.id)
+            done.append(shown_name(state, p))
     return [f"Disrupted removed from {', '.join(done) or 'no German unit'} (colours on the card, {R4})"]
 
 

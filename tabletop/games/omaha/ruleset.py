@@ -29,7 +29,7 @@ from tabletop.engine.movement import plan_move
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import actions, data, german, landing
+from . import actions, data, german, hidden, landing
 from .common import (
     GAME,
     LAST_TURN,
@@ -125,6 +125,11 @@ class OmahaRules:
 
     def describe(self, state: GameState, action: Action) -> str:
         return describe_action(state, action)
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """What ``side`` may know: the US sees face-down German units and hidden Depth
+        markers as neutral counters, not the pools nor the deck's order (``hidden``)."""
+        return hidden.view(state, side)
 
     # -- the protocol ---------------------------------------------------------------
 

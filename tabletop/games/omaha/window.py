@@ -73,7 +73,8 @@ def card_panel(state: GameState) -> Panel:
     if card is None:
         return Panel("omaha-card", "German card", [Row("not drawn yet this turn (German phase)", "dim")])
     rows = [Row(card.words().split(": ", 1)[1], "strong")]
-    firing = [k for k, fires, _ in german.firing_positions(state, card) if fires]
+    # in the US view a face-down unit has no colour: its position shows once it fires
+    firing = [k for k, fires, _ in german.firing_positions(state, card) if fires or german.HITS + k in state.tracks]
     rows.append(Row(f"fire ({', '.join(c for c, _ in card.colours)}): {', '.join(firing) or 'no position'}"))
     for key in firing:
         left = state.tracks.get(german.HITS + key)
