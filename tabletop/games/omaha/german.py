@@ -368,7 +368,7 @@ def possible_hits(state: GameState, key: str) -> int:
     return n * int(data.rules()["fire"]["extended_multiplier"]) if extended(state) else n
 
 
-def _cap_mark(state: GameState, key: str) -> str:
+def cap_mark(state: GameState, key: str) -> str:
     """omaha 4: one step a phase; EXT one a position."""
     return f"hit-by:{key}" if extended(state) else HIT_PHASE
 
@@ -380,7 +380,7 @@ def targets(state: GameState, key: str, card: data.Card) -> list[tuple[tuple[int
     fire = data.rules()["fire"]
     order = list(fire["order"])
     own = board.regions[key].hexes
-    cap = _cap_mark(state, key)
+    cap = cap_mark(state, key)
     steps_at: dict[Hex, int] = {}
     for p in us_units(state):
         if p.type not in LEADERS:
@@ -448,7 +448,7 @@ def hit(state: GameState, key: str, uid: str, card: data.Card, *, col: str | Non
     """One hit of position ``key`` (or an ambush, ``col="ambush"``) on US unit ``uid``."""
     piece = state.map.piece(uid)
     col = col or column(state, key)
-    state.mark(_cap_mark(state, key), uid)
+    state.mark(cap_mark(state, key), uid)
     if key:
         state.tracks[HITS + key] = max(0, state.track(HITS + key) - 1)
     if piece.type in LEADERS:

@@ -359,7 +359,7 @@ class OmahaRules:
             return lines
         if do == "german-advance":
             state.mark("advanced", str(action["position"]))
-            return actions.advance(state, str(action["position"]), card)
+            return actions.advance(state, str(action["position"]), card, dice)
         if do == "german-cease":
             key = str(action["position"])
             state.mark(german.FIRED, key)
