@@ -500,6 +500,9 @@ class OmahaMovePolicy(BaseMovePolicy):
             return None, f"{kind}: no {u.cls} unit may enter ({_rule_for(kind)})"
         if permission == "road":
             need_road = f"{kind}: {u.cls} only along a road ({RULE_TABLE})"
+        mined = _marker_refusal(state, rules, u.cls, b)
+        if mined is not None:
+            return None, mined
         road = None
         if a is not None:
             for key in sorted(board.hexside_features(a, b)):
@@ -717,6 +720,19 @@ def _road_between(board: Map, a: Hex, b: Hex, roads: Sequence[str]) -> str | Non
     if common:
         return common[-1]
     return next(r for r in roads if r in ra or r in rb)
+
+
+def _marker_refusal(state: MapState, rules: MoveRules, cls: UnitClass, b: Hex) -> str | None:
+    """omaha 9.4 rows for ground a hex marker makes (the "Mined Roads" row: a
+    ``mined-road`` marker of the scenario): the marker's row of ``terrain`` applies
+    too, until a ``cleared`` marker lies with it (omaha 7 road clearing)."""
+    kinds = {m.type for m in state.markers_at(b)}
+    if not kinds or "cleared" in kinds:
+        return None
+    for k in sorted(kinds & rules.terrain.keys()):
+        if rules.terrain[k][cls] == "prohibited":
+            return f"{k} in {state.board.label(b)}: no {cls} unit may enter ({RULE_TABLE})"
+    return None
 
 
 def _rule_for(kind: str) -> str:
