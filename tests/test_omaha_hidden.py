@@ -157,3 +157,31 @@ def test_a_bot_playing_every_seat_sees_the_whole_table() -> None:
     app.seats["us"] = LandingBot()
     app.sync()
     assert app.at_screen is None
+
+
+def test_the_panels_do_not_tell_a_face_down_units_colour() -> None:
+    """The card panel lists the positions the card makes fire: for the US at the screen
+    a face-down unit's colour is unknown, so its position shows only once it fires."""
+    from tabletop.engine.extras import seen_by
+    from tabletop.games.omaha.window import extras
+    from tabletop.ui.table import open_table
+
+    app = open_table("omaha", size=(1000, 700))
+    state = app.play.state
+    german.snapshot(state)
+    german.event_reinforcement(state, Dice(3))
+    hidden_unit = next(p for p in state.map.pieces() if p.side == "german" and UNREVEALED in p.status)
+    key = german.position_of(state.board, hidden_unit.hex)
+    colour = german.colour(hidden_unit)
+    cid = next(c.id for c in data.cards().values() if c.colour(colour) is False)
+    state.hands[german.CARD] = [cid]
+    app.sync()
+
+    def fire_row(seen: object) -> str:
+        card = next(p for p in extras().panels(seen, None) if p.key == "omaha-card")  # type: ignore[arg-type]
+        return next(r.text for r in card.rows if r.text.startswith("fire"))
+
+    assert key in fire_row(seen_by(app.play, None))  # the whole table knows
+    assert key not in fire_row(seen_by(app.play, app.at_screen))  # the US does not
+    state.tracks[german.HITS + str(key)] = 1  # it fires: now everyone sees it
+    assert key in fire_row(seen_by(app.play, app.at_screen))

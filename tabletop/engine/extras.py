@@ -176,8 +176,9 @@ class NoExtras:
 
 def seen_by(game: Game, side: str | None) -> Seen:
     """What the extras are given when ``side`` sits at the screen (None: nobody in
-    particular): the side's ``SideView`` in a two-sided game, else the game's state."""
-    if game.two_sided and side is not None:
+    particular): the side's ``SideView`` in a two-sided game, or in a solitaire game
+    whose rules hide something from its player (a ``view`` hook), else the game's state."""
+    if side is not None and (game.two_sided or getattr(game.rules, "view", None) is not None):
         return game.side_view(side)
     return game.state
 

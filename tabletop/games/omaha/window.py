@@ -93,6 +93,7 @@ def landing_panel(state: GameState) -> Panel:
         card = data.cards()[last[0]]
         mine = ", mine symbol" if card.mine else ""
         rows.append(Row(f"box {last[1]}: card {card.id}, 9.2 letter {card.landing}{mine}", "strong"))
+        rows += [Row(line) for line in letter_rows(state.turn, card.landing)]
     waiting = landing.waiting(state) if state.phase == "landing" else []
     if waiting:
         rows.append(Row(f"to place: {', '.join(p.id for p in waiting)}", "strong"))
@@ -102,6 +103,32 @@ def landing_panel(state: GameState) -> Panel:
     if state.marks.get(landing.ASK_MINE):
         rows.append(Row(f"mine in box {state.marks[landing.ASK_MINE][0]}: choose who loses a step", "strong"))
     return Panel("omaha-landing", "Landing", rows)
+
+
+def letter_rows(turn: int, letter: str) -> list[str]:
+    """What the 9.2 letter does this turn, row by row (reading A1), so the player reads
+    the result beside the box instead of in the log."""
+    from . import data
+
+    band = data.band_at("amphibious", turn)
+    if band is None:
+        return []
+    out = []
+    for row, cells in band["rows"].items():
+        out.append(f"  9.2 {row}: {', '.join(_result_words(str(w)) for w in cells[letter])}")
+    return out
+
+
+def _result_words(word: str) -> str:
+    """A 9.2 result as the table prints it: "-1 step", "+3 turns", "2 left"."""
+    from . import data
+
+    what, n = data.parse_result(word)
+    return {
+        "steps": f"-{n} step{'s' if n > 1 else ''}", "delay": f"+{n} turn{'s' if n > 1 else ''}",
+        "left": f"drift {n} left", "right": f"drift {n} right", "none": "no effect",
+        "removed": "removed from play", "ranger-choice": "no effect (rangers drift 0-4 left)",
+    }.get(what, what)  # fmt: skip
 
 
 def pools_panel(state: GameState) -> Panel:
