@@ -332,9 +332,32 @@ class Sections:
             adjacent.update(frozenset(pair) for pair in combinations(keys, 2))
         return cls({h: frozenset(k) for h, k in of_hex.items()}, frozenset(adjacent), bool(of_hex))
 
+    def __post_init__(self) -> None:
+        # issue 19: the planner asks millions of pairs. Hexes with the same set of
+        # section keys share a number; the answer for each pair of numbers is worked
+        # out once (``_slow_same_or_adjacent``), so a query is two lookups and a third.
+        groups: dict[frozenset[str], int] = {frozenset(): 0}
+        for keys in self.of_hex.values():
+            groups.setdefault(keys, len(groups))
+        object.__setattr__(self, "_group", {h: groups[k] for h, k in self.of_hex.items()})
+        object.__setattr__(
+            self,
+            "_pairs",
+            frozenset(
+                (i, j)
+                for sa, i in groups.items()
+                for sb, j in groups.items()
+                if self._slow_same_or_adjacent(sa, sb)
+            ),
+        )
+
     def same_or_adjacent(self, a: Hex, b: Hex) -> bool:
         """Whether ``a`` and ``b`` lie in one section, or in two that touch."""
-        sa, sb = self.of_hex.get(a, frozenset()), self.of_hex.get(b, frozenset())
+        group = self._group  # type: ignore[attr-defined]
+        return (group.get(a, 0), group.get(b, 0)) in self._pairs  # type: ignore[attr-defined]
+
+    def _slow_same_or_adjacent(self, sa: frozenset[str], sb: frozenset[str]) -> bool:
+        """The rule itself, on the section keys of two hexes (the tables' source)."""
         return bool(sa & sb) or any(frozenset((x, y)) in self.adjacent for x in sa for y in sb)
 
     def name(self, h: Hex) -> str:
