@@ -942,24 +942,40 @@ def _rules_reach(app: App, unit: Piece) -> Reach | None:
     return found
 
 
+#: the last few hex lists' corners at one zoom: (the list, scale, view corners, known
+#: mask, scaled corners, their low and high corners). A layer paints several tiles from
+#: one list a frame (issue 19 item 4: a viewshed following the pointer repaints them all).
+_SCALED: list[tuple[list[Hex], float, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+
+
+def _scaled(app: App, hexes: list[Hex], scale: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hexes' corners at ``scale`` and their bounding corners, kept for the list
+    object itself (an overlay's plan is not changed once made) and the view's corners."""
+    corners = app.view.corners
+    for found in _SCALED:
+        if found[0] is hexes and found[1] == scale and found[2] is corners:
+            return found[3], found[4], found[5], found[6]
+    index = app.view.index
+    known = np.fromiter((index.get(h, -1) for h in hexes), dtype=np.int64, count=len(hexes))
+    pix = corners[np.maximum(known, 0)] * scale
+    entry = (hexes, scale, corners, known >= 0, pix, pix.min(axis=1), pix.max(axis=1))
+    if len(hexes) > 8:  # a one-hex list made afresh each tile would push the big ones out
+        _SCALED.insert(0, entry)
+        del _SCALED[6:]
+    return entry[3], entry[4], entry[5], entry[6]
+
+
 def _polygons(app: App, frame: _Frame, hexes: list[Hex]) -> list[Pts | None]:
     """Each hex's corners on the frame, or None when it is off the map or off the frame."""
     if not hexes:
         return []
-    index = app.view.index
-    known = np.fromiter((index.get(h, -1) for h in hexes), dtype=np.int64, count=len(hexes))
-    pix = app.view.corners[np.maximum(known, 0)] * frame.scale - (frame.ox, frame.oy)
-    lo, hi = pix.min(axis=1), pix.max(axis=1)
-    show = (
-        (known >= 0)
-        & (hi[:, 0] >= 0)
-        & (hi[:, 1] >= 0)
-        & (lo[:, 0] <= frame.width)
-        & (lo[:, 1] <= frame.height)
-    )
+    on_map, scaled, low, high = _scaled(app, hexes, frame.scale)
+    shift = np.array((frame.ox, frame.oy))
+    lo, hi = low - shift, high - shift
+    show = on_map & (hi[:, 0] >= 0) & (hi[:, 1] >= 0) & (lo[:, 0] <= frame.width) & (lo[:, 1] <= frame.height)
     out: list[Pts | None] = [None] * len(hexes)
     picked = np.flatnonzero(show)
-    for i, pts in zip(picked.tolist(), pix[picked].tolist(), strict=True):
+    for i, pts in zip(picked.tolist(), (scaled[picked] - shift).tolist(), strict=True):
         out[i] = pts
     frame.drawn += len(picked)
     return out
