@@ -413,7 +413,9 @@ class DogSectorPolicy(BasePolicy):
         cached = self._static
         if cached is None or cached[0] is not state or cached[1] != state.version:
             table = {}
-            for h in {p.hex for p in state.pieces()}:
+            terrain, kinds, side = state.board.terrain, self.data.blocking_terrain, self.data.blocking_side
+            # only a hex holding a unit of the blocking side on blocking ground can block
+            for h in {p.hex for p in state.pieces() if p.side == side and terrain[p.hex] in kinds}:
                 ob = self._blocker(state, h)
                 if ob is not None:
                     table[h] = ob
@@ -447,6 +449,9 @@ class DogSectorPolicy(BasePolicy):
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
             screening = list(self._screening(state).items())
         memo = self._fire_memo
+        # each blocker and screen as seen from the viewer, worked out once for all targets
+        blocking_from = [((h[0] - aq, h[1] - ar), (h, ob)) for h, ob in blocking]
+        screening_from = [((h[0] - aq, h[1] - ar), (h, u)) for h, u in screening]
         out = []
         for target in targets:
             tgt = target.hex
@@ -461,8 +466,8 @@ class DogSectorPolicy(BasePolicy):
                 target.side,
                 target.type,
                 tgt,
-                tuple([(h, ob) for h, ob in blocking if (h[0] - aq, h[1] - ar) in line]),
-                tuple([(h, u) for h, u in screening if (h[0] - aq, h[1] - ar) in screens]),
+                tuple([found for rel, found in blocking_from if rel in line]),
+                tuple([found for rel, found in screening_from if rel in screens]),
             )
             found = memo.get(key)
             if found is None:
