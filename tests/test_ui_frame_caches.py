@@ -5,10 +5,12 @@ are pixel for pixel the tiles painted afresh, and a change of ground drops them.
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
 import pygame
+import pytest
 from helpers import small_map
 
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
@@ -116,3 +118,29 @@ def test_a_change_of_ground_drops_the_tiles_of_every_zoom() -> None:
     sx, sy = app.screen_of(h)
     assert tuple(surface.get_at((round(sx), round(sy))))[:3] == (0x2E, 0x6B, 0x2E)
     assert TILE == 512
+
+
+def test_a_thread_drawn_only_on_the_tiles_it_crosses_looks_as_one_drawn_on_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The LOS layer skips the tiles outside the thread's box: on a big map zoomed in,
+    threads in 12 random directions give the frame drawn with every tile painted."""
+    app = make_app(columns=40, rows=30, seed=3)
+    app.camera.zoom_at(3.0, 450, 260)
+    overlays = app.overlay_component()
+    hexes = app.state.board.grid.hexes()
+    rng = random.Random(4)
+    surface = pygame.Surface(SIZE)
+    for _ in range(12):
+        a, b = rng.sample(hexes, 2)
+        overlays.set_los(app, a, b)
+        app.draw(surface)
+        skipped = pygame.image.tobytes(surface, "RGB")
+        with monkeypatch.context() as m:
+            m.setattr(ov, "_world_box", lambda app, hexes: (-math.inf, -math.inf, math.inf, math.inf))
+            overlays._memos.clear()
+            overlays._layers.clear()
+            app.draw(surface)
+        assert pygame.image.tobytes(surface, "RGB") == skipped
+        overlays._memos.clear()
+        overlays._layers.clear()
