@@ -245,9 +245,9 @@ class BoardView:
     def _fill_hexes(self, target: pygame.Surface, pix: np.ndarray, indices: list[int], outline: int) -> None:
         """The hexes' terrain colours (over the picture at ``tint``) and grid lines."""
         if self.picture is None or self.tint >= 1.0:
-            fill, polygon = self.fill, pygame.draw.polygon
-            for pts, i in zip(pix.tolist(), indices, strict=True):  # one conversion, not one a hex
-                polygon(target, fill[i], pts)
+            for k, i in enumerate(indices):  # (one hex's corners at a time: a list of them
+                pts = pix[k].tolist()  # all for 40,000 hexes keeps the collector busy)
+                pygame.draw.polygon(target, self.fill[i], pts)
                 if outline:
                     pygame.draw.polygon(target, theme.GRID_LINE, pts, outline)
             return
