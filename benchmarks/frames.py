@@ -5,12 +5,19 @@ A 50 x 50 map (2,500 hexes) with 200 counters and the line-of-sight overlay, dra
 the hover thread following a moving pointer (a new line of sight every frame). The
 baseline in the same run draws the same map by redrawing every hex each frame (no tile
 cache). Also the time from starting the process to the first frame.
+
+Issue 19 item 4 (a smooth table on big maps), each against the fixed-thread frame of
+the same run: the reach overlay of a selected unit, the viewshed overlay following the
+pointer (a new viewshed every frame) and fixed on one hex, on the same 2,500-hex table
+(target 120 fps); a 200 x 200 map (40,000 hexes, 1,000 counters) panned and zoomed
+(target 60 fps); and the process's peak memory after it all (target under 1 GB).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -31,11 +38,11 @@ from tabletop.yamlfile import parse_yaml
 SIZE = (1600, 1000)
 
 
-def table(seed: int = 1) -> App:
+def table(seed: int = 1, side: int = 50, counters: int = 200) -> App:
     rng = random.Random(seed)
-    rows = "\n".join("  " + " ".join(rng.choice("....,,WH") for _ in range(50)) for _ in range(50))
+    rows = "\n".join("  " + " ".join(rng.choice("....,,WH") for _ in range(side)) for _ in range(side))
     text = f"""name: frames
-grid: {{columns: 50, rows: 50}}
+grid: {{columns: {side}, rows: {side}{", labels: {digits: 3}" if side > 99 else ""}}}
 terrain:
   open: {{symbol: ".", colour: "#c8d89a"}}
   field: {{symbol: ",", colour: "#e0c060"}}
@@ -48,7 +55,7 @@ rows: |
     hexes = board.grid.hexes()
     pieces = [
         Piece(f"U{i}", rng.choice(["infantry", "tank", "machine-gun", "hq"]), h, rng.choice(["blue", "red"]))
-        for i, h in enumerate(rng.sample(hexes, 200))
+        for i, h in enumerate(rng.sample(hexes, counters))
     ]
     state = MapState.of(board, pieces)
     app = App(
@@ -123,10 +130,70 @@ def run(frames: int = 240) -> dict[str, Any]:
         )
 
     out["fps_hover_thread"] = round(_fps(app, surface, frames, hover), 1)
+    out.update(_overlays(app, surface, frames, hover))
+    fixed = out["fps_fixed_thread"]
+    for name in ("hover_thread", "reach", "hover_viewshed", "fixed_viewshed"):
+        out[f"{name}_vs_fixed_thread"] = round(out[f"fps_{name}"] / fixed, 2)
     base = table()
     base.overlay_component().set_los(base, hexes[0], hexes[-1])
     _no_tiles(base)
     out["fps_baseline_no_tiles"] = round(_fps(base, surface, max(20, frames // 8)), 1)
     out["speedup_vs_no_tiles"] = round(out["fps_fixed_thread"] / out["fps_baseline_no_tiles"], 1)
     out["startup_to_first_frame_s"] = round(startup_seconds(), 2)
+    out.update(big_map(surface, max(60, frames // 2)))
+    out["peak_memory_mb"] = peak_memory_mb()
     return out
+
+
+def _overlays(app: App, surface: pygame.Surface, frames: int, hover: Any) -> dict[str, float]:
+    """Frames per second with the reach overlay of a selected unit (the pointer moving
+    over the map), the viewshed overlay following the pointer, and a fixed viewshed."""
+    overlays = app.overlay_component()
+    out: dict[str, float] = {}
+    overlays.clear(app)
+    app.selected = "U0"
+    overlays.show_reach(app, "U0")
+    app.draw(surface)
+    out["fps_reach"] = round(_fps(app, surface, frames, hover), 1)
+    overlays.clear(app)
+    app.selected = None
+    app.overlays["viewshed"] = True
+    app.draw(surface)
+    out["fps_hover_viewshed"] = round(_fps(app, surface, frames, hover), 1)
+    overlays.clear(app)
+    overlays.show_viewshed(app, app.state.board.grid.hexes()[1275])
+    app.draw(surface)
+    out["fps_fixed_viewshed"] = round(_fps(app, surface, frames), 1)
+    overlays.clear(app)
+    return out
+
+
+def big_map(surface: pygame.Surface, frames: int) -> dict[str, Any]:
+    """A 200 x 200 map (40,000 hexes, 1,000 counters): frames per second while panning
+    (a drag of 7 pixels a frame, zoomed in as a player reads counters) and while zooming
+    in and out at the pointer, from the whole map in view to counters' size."""
+    t0 = time.perf_counter()
+    app = table(seed=3, side=200, counters=1000)
+    app.draw(surface)
+    out: dict[str, Any] = {"big_hexes": len(app.state.board.grid.hexes()), "big_counters": 1000}
+    out["big_first_frame_s"] = round(time.perf_counter() - t0, 2)
+    cx, cy = SIZE[0] / 2, SIZE[1] / 2
+
+    def zoom(i: int) -> None:  # 24 wheel steps in, 24 out, and again
+        app.camera.zoom_at(1.15 if (i // 24) % 2 == 0 else 1 / 1.15, cx, cy)
+
+    out["big_fps_zoom"] = round(_fps(app, surface, frames, zoom), 1)
+    app.camera.fit(app.view.bounds)
+    app.camera.zoom_at(8.0, cx, cy)
+    app.draw(surface)
+
+    def pan(i: int) -> None:  # back and forth across the screen's width
+        app.camera.pan(7 if (i // 100) % 2 == 0 else -7, 3 if (i // 50) % 2 == 0 else -3)
+
+    out["big_fps_pan"] = round(_fps(app, surface, frames, pan), 1)
+    return out
+
+
+def peak_memory_mb() -> float:
+    """The process's peak resident memory so far (Linux reports kilobytes)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

@@ -80,6 +80,7 @@ def play_out(
         if played >= limit:
             raise RuntimeError(f"the game did not end within {limit} actions ({_where(game)})")
         action = game.proposal()
+        checked = False
         if action is None:
             actor = game.actor()
             player = seats.get(actor) if actor is not None else None
@@ -92,7 +93,8 @@ def play_out(
                     f"{_where(game)}: the rules wait for {actor}, and the bot's "
                     f"{action.get('do') if isinstance(action, dict) else action!r} is refused ({reason})"
                 )
-        game.play(action)
+            checked = True
+        game.play(action, refusal_checked=checked)
         played += 1
     return played
 

@@ -252,3 +252,63 @@ def test_sight_lines_of_a_rule_system_with_whole_line_rules_are_its_single_verdi
     ]
     with pytest.raises(ValueError, match="not on the map"):
         sight_lines(state, policy, [*pairs, (Hex(-50, 0), hexes[0])])
+
+
+def test_the_section_rule_table_answers_as_the_rule_on_random_hex_pairs() -> None:
+    """Phases 4 and 6 (same or adjacent section): the per-map table of section groups
+    the planner reads gives, for 20,000 random hex pairs and every hex against itself,
+    the answer of the rule on the two hexes' section keys."""
+    b = board()
+    sections = dog_los.Sections.of(b, dog_los.tables().section_kind)
+    hexes = list(b.grid.hexes())
+    rng = random.Random(19)
+    empty: frozenset[str] = frozenset()
+    answers = set()
+    for a, c in [(rng.choice(hexes), rng.choice(hexes)) for _ in range(20_000)] + [(h, h) for h in hexes]:
+        want = sections._slow_same_or_adjacent(sections.of_hex.get(a, empty), sections.of_hex.get(c, empty))
+        assert sections.same_or_adjacent(a, c) is want
+        answers.add(want)
+    assert answers == {True, False}
+
+
+def test_the_remembered_american_units_follow_every_change_to_the_map() -> None:
+    """DOG SECTOR's list of American units (read by every phase) is, after each of 200
+    random moves, removals, placements and step losses, the list read afresh."""
+    from types import SimpleNamespace
+
+    from tabletop.games.dog_sector.procedures import AMERICAN, american_units
+
+    rng = random.Random(3)
+    state = random_map(rng)
+    game = SimpleNamespace(map=state)
+    hexes = list(board().grid.hexes())
+    added = 0
+    for _ in range(200):
+        units = [p for p in state.pieces() if p.kind == "unit"]
+        roll = rng.random()
+        if roll < 0.4 and units:
+            state.move(rng.choice(units).id, rng.choice(hexes))
+        elif roll < 0.6 and units:
+            state.remove(rng.choice(units).id)
+        elif roll < 0.8:
+            added += 1
+            state.place(Piece(f"n{added}", rng.choice(AMERICAN_TYPES), rng.choice(hexes), side=AMERICAN))
+        elif units:
+            unit = rng.choice(units)
+            state.update(Piece(unit.id, unit.type, unit.hex, side=unit.side, steps=unit.steps + 1))
+        want = [p for p in state.pieces() if p.kind == "unit" and p.side == AMERICAN]
+        assert american_units(game) == want  # type: ignore[arg-type]
+        h = rng.choice([p.hex for p in state.pieces()])
+        assert american_units(game, h) == [p for p in state.units_at(h) if p.side == AMERICAN]  # type: ignore[arg-type]
+
+
+def test_hex_distance_is_the_largest_cube_difference_on_random_pairs() -> None:
+    """The hex metric (hexgrid, read millions of times a sim) equals max(|dq|, |dr|, |ds|)."""
+    from tabletop.hexgrid import Hex, distance
+
+    rng = random.Random(5)
+    for _ in range(20_000):
+        a = Hex(rng.randint(-300, 300), rng.randint(-300, 300))
+        c = Hex(rng.randint(-300, 300), rng.randint(-300, 300))
+        dq, dr = a.q - c.q, a.r - c.r
+        assert distance(a, c) == max(abs(dq), abs(dr), abs(dq + dr))

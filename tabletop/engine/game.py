@@ -524,9 +524,12 @@ class Game:
             return setup.refusal(self.state.map, problem, piece, h)
         return f"during setup only setup-place, setup-solve and end-phase are played, not {do!r}"
 
-    def play(self, action: Action) -> Entry:
-        """Apply a legal action and log it; IllegalAction (state unchanged) if not."""
-        reason = self.refusal(action)
+    def play(self, action: Action, *, refusal_checked: bool = False) -> Entry:
+        """Apply a legal action and log it; IllegalAction (state unchanged) if not.
+        ``refusal_checked``: the caller has just asked ``refusal`` of this very action in
+        this very state and got None, so it is not asked twice (issue 19: the sim loop
+        checks a bot's action before playing it)."""
+        reason = None if refusal_checked else self.refusal(action)
         if reason is not None:
             raise IllegalAction(reason)
         before = (self.state.turn, self.state.phase)

@@ -192,7 +192,11 @@ class MapState:
 
     def pieces_at(self, h: Hex) -> list[Piece]:
         """The pieces in hex ``h``, units and markers."""
-        return [self._pieces[i] for i in self._by_hex.get(h, ())]
+        ids = self._by_hex.get(h)
+        if not ids:  # most hexes a bot asks about are empty (issue 19)
+            return []
+        pieces = self._pieces
+        return [pieces[i] for i in ids]
 
     def units_at(self, h: Hex) -> list[Piece]:
         """The units in hex ``h``."""

@@ -110,9 +110,10 @@ def distance(a: Hex, b: Hex) -> int:
     >>> distance(Hex(0, 0), Hex(3, -1))
     3
     """
-    dq = a.q - b.q
-    dr = a.r - b.r
-    return max(abs(dq), abs(dr), abs(dq + dr))
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    # the largest of |dq|, |dr|, |dq + dr| is half their sum (cube coordinates sum to 0)
+    return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
 
 
 def direction_to(a: Hex, b: Hex) -> int | None:

@@ -28,6 +28,8 @@ from .camera import Camera
 from .images import load_image
 
 TILE = 512
+KEPT_SCALES = 12  # zoom levels whose tiles are kept besides the current one
+KEPT_TILES = 96  # tiles kept at those other levels, at most (a tile is 1 MB)
 TINTS = (0.35, 0.0, 1.0)  # terrain colours over a background picture: thin, none, full (Shift+T)
 TINT_NAMES = {0.35: "thin terrain colours over the picture", 0.0: "the picture alone", 1.0: "terrain colours only"}
 
@@ -63,6 +65,9 @@ class BoardView:
         self._ground: dict[Hex, str] = {}  # the terrain changes in play the tiles were drawn with
         self.ground_changes = 0  # counts redraws for changed ground, so a cached minimap knows to refresh
         self._tile_scale = 0.0
+        # the tiles of the last few zoom levels left (scale -> tiles), most recent last:
+        # wheel zooms come back to the same levels, which then need no painting (issue 19)
+        self._other_scales: dict[float, dict[tuple[int, int], pygame.Surface]] = {}
         self.show_labels = True
         self.show_regions = True
         self.picture: pygame.Surface | None = None  # the background image, when the map has one
@@ -163,8 +168,7 @@ class BoardView:
             self.sync(state)
         scale = camera.scale
         if abs(scale - self._tile_scale) > 1e-9:
-            self._tiles.clear()
-            self._tile_scale = scale
+            self._switch_scale(scale)
         world_tile = TILE / scale
         x0, y0, x1, y1 = camera.visible_world()
         for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
@@ -175,6 +179,25 @@ class BoardView:
                 sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
                 surface.blit(tile, (round(sx), round(sy)))
 
+    def _switch_scale(self, scale: float) -> None:
+        """Put the tiles of the zoom left aside and take those of ``scale`` if kept
+        (within 1e-9, as a scale counts as unchanged), keeping at most ``KEPT_SCALES``
+        levels and ``KEPT_TILES`` tiles besides the current ones."""
+        if self._tiles:
+            self._other_scales[self._tile_scale] = self._tiles
+        found = next((k for k in self._other_scales if abs(k - scale) <= 1e-9), None)
+        self._tiles = self._other_scales.pop(found) if found is not None else {}
+        self._tile_scale = scale
+        while self._other_scales and (
+            len(self._other_scales) > KEPT_SCALES or sum(map(len, self._other_scales.values())) > KEPT_TILES
+        ):
+            del self._other_scales[next(iter(self._other_scales))]  # the least recent first
+
+    def _forget_tiles(self) -> None:
+        """Drop the tiles of every zoom (what they show changed)."""
+        self._tiles.clear()
+        self._other_scales.clear()
+
     def sync(self, state: MapState) -> None:
         """Redraw the hexes whose ground changed in play (E6) since the last frame."""
         ground = state.terrain_overrides()
@@ -184,19 +207,19 @@ class BoardView:
         for h in ground.keys() | self._ground.keys():
             self.fill[self.index[h]] = theme.hex_colour(board.terrain_types[state.terrain_at(h)].colour)
         self._ground = ground
-        self._tiles.clear()
+        self._forget_tiles()
         self.ground_changes += 1
 
     def invalidate(self) -> None:
         """Forget the tiles (after a change of what is drawn on them)."""
-        self._tiles.clear()
+        self._forget_tiles()
 
     def next_tint(self) -> str:
         """The next way of laying terrain over the background picture; what it is now."""
         if self.picture is None:
             return self.picture_problem or "this map has no background picture"
         self.tint = TINTS[(TINTS.index(self.tint) + 1) % len(TINTS)] if self.tint in TINTS else TINTS[0]
-        self._tiles.clear()
+        self._forget_tiles()
         self.ground_changes += 1  # the minimap is redrawn too
         return f"background: {TINT_NAMES[self.tint]}"
 
@@ -222,8 +245,8 @@ class BoardView:
     def _fill_hexes(self, target: pygame.Surface, pix: np.ndarray, indices: list[int], outline: int) -> None:
         """The hexes' terrain colours (over the picture at ``tint``) and grid lines."""
         if self.picture is None or self.tint >= 1.0:
-            for k, i in enumerate(indices):
-                pts = pix[k].tolist()
+            for k, i in enumerate(indices):  # (one hex's corners at a time: a list of them
+                pts = pix[k].tolist()  # all for 40,000 hexes keeps the collector busy)
                 pygame.draw.polygon(target, self.fill[i], pts)
                 if outline:
                     pygame.draw.polygon(target, theme.GRID_LINE, pts, outline)

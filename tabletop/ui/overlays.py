@@ -135,7 +135,11 @@ class _Layer:
         camera: Camera,
         key: Hashable,
         paint: Callable[[pygame.Surface, _Frame], None],
+        bounds: tuple[float, float, float, float] | None = None,
     ) -> None:
+        """Blit the tiles in view, painting those not kept. ``bounds``: the world box
+        everything ``paint`` draws lies in, if known; a tile outside it is empty and is
+        neither made nor painted (a thread crosses a few tiles of many, issue 19)."""
         scale = camera.scale
         if self.key != (key, scale) or len(self.tiles) > MAX_TILES:
             self.key = (key, scale)
@@ -144,6 +148,13 @@ class _Layer:
         x0, y0, x1, y1 = camera.visible_world()
         for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
             for ty in range(math.floor(y0 / world_tile), math.floor(y1 / world_tile) + 1):
+                if (tx, ty) not in self.tiles and bounds is not None and (
+                    (tx + 1) * world_tile < bounds[0]
+                    or tx * world_tile > bounds[2]
+                    or (ty + 1) * world_tile < bounds[1]
+                    or ty * world_tile > bounds[3]
+                ):
+                    self.tiles[(tx, ty)] = None
                 if (tx, ty) not in self.tiles:
                     fresh = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
                     frame = _Frame(scale, tx * TILE, ty * TILE, TILE, TILE)
@@ -464,6 +475,7 @@ class Overlays(Component):
             return list(r.crossed), fills, [g.hex for g in r.grazed]
 
         crossed, fills, grazed = self._memo("los", self._los_key, plan)
+        bounds = self._memo("los-bounds", self._los_key, lambda: _world_box(app, crossed + grazed))
 
         def paint(tile: pygame.Surface, frame: _Frame) -> None:
             for pts, colour in zip(_polygons(app, frame, crossed), fills, strict=True):
@@ -474,7 +486,7 @@ class Overlays(Component):
                 if pts is not None:
                     pygame.draw.polygon(tile, (*GRAZED, 230), pts, width)
 
-        self._layer("los").draw(surface, app.camera, self._los_key, paint)
+        self._layer("los").draw(surface, app.camera, self._los_key, paint, bounds)
 
     def _draw_thread_over(self, surface: pygame.Surface, app: App, r: LosResult) -> None:
         a, b = app.screen_of(r.query.source), app.screen_of(r.query.target)
@@ -942,24 +954,54 @@ def _rules_reach(app: App, unit: Piece) -> Reach | None:
     return found
 
 
+#: the last few hex lists' corners at one zoom: (the list, scale, view corners, known
+#: mask, scaled corners, their low and high corners). A layer paints several tiles from
+#: one list a frame (issue 19 item 4: a viewshed following the pointer repaints them all).
+_SCALED: list[tuple[list[Hex], float, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+
+
+def _scaled(app: App, hexes: list[Hex], scale: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hexes' corners at ``scale`` and their bounding corners, kept for the list
+    object itself (an overlay's plan is not changed once made) and the view's corners."""
+    corners = app.view.corners
+    for found in _SCALED:
+        if found[0] is hexes and found[1] == scale and found[2] is corners:
+            return found[3], found[4], found[5], found[6]
+    index = app.view.index
+    known = np.fromiter((index.get(h, -1) for h in hexes), dtype=np.int64, count=len(hexes))
+    pix = corners[np.maximum(known, 0)] * scale
+    entry = (hexes, scale, corners, known >= 0, pix, pix.min(axis=1), pix.max(axis=1))
+    if len(hexes) > 8:  # a one-hex list made afresh each tile would push the big ones out
+        _SCALED.insert(0, entry)
+        del _SCALED[6:]
+    return entry[3], entry[4], entry[5], entry[6]
+
+
+def _world_box(app: App, hexes: list[Hex]) -> tuple[float, float, float, float]:
+    """The world box around the hexes' corners, a hex's width wider on every side (so
+    outlines and rounding stay inside it); an empty box for no hexes."""
+    index = app.view.index
+    known = [index[h] for h in hexes if h in index]
+    if not known:
+        return (math.inf, math.inf, -math.inf, -math.inf)
+    corners = app.view.corners[known].reshape(-1, 2)
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    first = app.view.corners[known[0]]
+    pad = float((first.max(axis=0) - first.min(axis=0)).max())
+    return (float(lo[0]) - pad, float(lo[1]) - pad, float(hi[0]) + pad, float(hi[1]) + pad)
+
+
 def _polygons(app: App, frame: _Frame, hexes: list[Hex]) -> list[Pts | None]:
     """Each hex's corners on the frame, or None when it is off the map or off the frame."""
     if not hexes:
         return []
-    index = app.view.index
-    known = np.fromiter((index.get(h, -1) for h in hexes), dtype=np.int64, count=len(hexes))
-    pix = app.view.corners[np.maximum(known, 0)] * frame.scale - (frame.ox, frame.oy)
-    lo, hi = pix.min(axis=1), pix.max(axis=1)
-    show = (
-        (known >= 0)
-        & (hi[:, 0] >= 0)
-        & (hi[:, 1] >= 0)
-        & (lo[:, 0] <= frame.width)
-        & (lo[:, 1] <= frame.height)
-    )
+    on_map, scaled, low, high = _scaled(app, hexes, frame.scale)
+    shift = np.array((frame.ox, frame.oy))
+    lo, hi = low - shift, high - shift
+    show = on_map & (hi[:, 0] >= 0) & (hi[:, 1] >= 0) & (lo[:, 0] <= frame.width) & (lo[:, 1] <= frame.height)
     out: list[Pts | None] = [None] * len(hexes)
     picked = np.flatnonzero(show)
-    for i, pts in zip(picked.tolist(), pix[picked].tolist(), strict=True):
+    for i, pts in zip(picked.tolist(), (scaled[picked] - shift).tolist(), strict=True):
         out[i] = pts
     frame.drawn += len(picked)
     return out

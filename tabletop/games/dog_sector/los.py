@@ -332,9 +332,32 @@ class Sections:
             adjacent.update(frozenset(pair) for pair in combinations(keys, 2))
         return cls({h: frozenset(k) for h, k in of_hex.items()}, frozenset(adjacent), bool(of_hex))
 
+    def __post_init__(self) -> None:
+        # issue 19: the planner asks millions of pairs. Hexes with the same set of
+        # section keys share a number; the answer for each pair of numbers is worked
+        # out once (``_slow_same_or_adjacent``), so a query is two lookups and a third.
+        groups: dict[frozenset[str], int] = {frozenset(): 0}
+        for keys in self.of_hex.values():
+            groups.setdefault(keys, len(groups))
+        object.__setattr__(self, "_group", {h: groups[k] for h, k in self.of_hex.items()})
+        object.__setattr__(
+            self,
+            "_pairs",
+            frozenset(
+                (i, j)
+                for sa, i in groups.items()
+                for sb, j in groups.items()
+                if self._slow_same_or_adjacent(sa, sb)
+            ),
+        )
+
     def same_or_adjacent(self, a: Hex, b: Hex) -> bool:
         """Whether ``a`` and ``b`` lie in one section, or in two that touch."""
-        sa, sb = self.of_hex.get(a, frozenset()), self.of_hex.get(b, frozenset())
+        group = self._group  # type: ignore[attr-defined]
+        return (group.get(a, 0), group.get(b, 0)) in self._pairs  # type: ignore[attr-defined]
+
+    def _slow_same_or_adjacent(self, sa: frozenset[str], sb: frozenset[str]) -> bool:
+        """The rule itself, on the section keys of two hexes (the tables' source)."""
         return bool(sa & sb) or any(frozenset((x, y)) in self.adjacent for x in sa for y in sb)
 
     def name(self, h: Hex) -> str:
@@ -390,7 +413,9 @@ class DogSectorPolicy(BasePolicy):
         cached = self._static
         if cached is None or cached[0] is not state or cached[1] != state.version:
             table = {}
-            for h in {p.hex for p in state.pieces()}:
+            terrain, kinds, side = state.board.terrain, self.data.blocking_terrain, self.data.blocking_side
+            # only a hex holding a unit of the blocking side on blocking ground can block
+            for h in {p.hex for p in state.pieces() if p.side == side and terrain[p.hex] in kinds}:
                 ob = self._blocker(state, h)
                 if ob is not None:
                     table[h] = ob
@@ -424,6 +449,9 @@ class DogSectorPolicy(BasePolicy):
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
             screening = list(self._screening(state).items())
         memo = self._fire_memo
+        # each blocker and screen as seen from the viewer, worked out once for all targets
+        blocking_from = [((h[0] - aq, h[1] - ar), (h, ob)) for h, ob in blocking]
+        screening_from = [((h[0] - aq, h[1] - ar), (h, u)) for h, u in screening]
         out = []
         for target in targets:
             tgt = target.hex
@@ -438,8 +466,8 @@ class DogSectorPolicy(BasePolicy):
                 target.side,
                 target.type,
                 tgt,
-                tuple([(h, ob) for h, ob in blocking if (h[0] - aq, h[1] - ar) in line]),
-                tuple([(h, u) for h, u in screening if (h[0] - aq, h[1] - ar) in screens]),
+                tuple([found for rel, found in blocking_from if rel in line]),
+                tuple([found for rel, found in screening_from if rel in screens]),
             )
             found = memo.get(key)
             if found is None:

@@ -310,10 +310,19 @@ def west_first(board: Map, h: Hex) -> tuple[int, int]:
     return col, row
 
 
+_americans: list[Any] = [None, -1, ()]  # [map state, version, the American units]
+
+
 def american_units(state: GameState, h: Hex | None = None) -> list[Any]:
-    """The American units on the map (in hex ``h`` if given)."""
-    pieces = state.map.units_at(h) if h is not None else state.map.pieces()
-    return [p for p in pieces if p.kind == "unit" and p.side == AMERICAN]
+    """The American units on the map (in hex ``h`` if given). The whole list is
+    remembered until the map changes (pieces are frozen: any change is a new version)."""
+    if h is not None:
+        return [p for p in state.map.units_at(h) if p.side == AMERICAN]
+    memo = _americans
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        found = tuple(p for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN)
+        memo[:] = [state.map, state.map.version, found]
+    return list(memo[2])
 
 
 # ------------------------------------------------------------------- phase 1: landing

@@ -1,0 +1,146 @@
+"""Issue 19 item 4 (a smooth table on big maps): the drawing caches give exactly what
+drawing afresh gives. The hex polygons an overlay paints from a kept list equal those
+worked out anew on random lists, zooms and tiles; tiles kept from an earlier zoom level
+are pixel for pixel the tiles painted afresh, and a change of ground drops them."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pygame
+import pytest
+from helpers import small_map
+
+from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
+from tabletop.engine.pieces import MapState
+from tabletop.hexgrid import Hex
+from tabletop.ui import overlays as ov
+from tabletop.ui.app import App
+from tabletop.ui.board_view import TILE, BoardView
+from tabletop.ui.overlays import Overlays
+
+SIZE = (900, 520)
+
+
+def make_app(columns: int = 14, rows: int = 10, seed: int = 1) -> App:
+    rng = random.Random(seed)
+    lines = "".join("  " + " ".join(rng.choice("..bW") for _ in range(columns)) + "\n" for _ in range(rows))
+    text = f"""
+name: frame caches
+grid: {{columns: {columns}, rows: {rows}}}
+terrain:
+  open: {{symbol: ".", colour: "#c8c8a0"}}
+  brush: {{symbol: "b", colour: "#88aa44", properties: {{los: hinder}}}}
+  woods: {{symbol: "W", colour: "#2e6b2e", properties: {{los: block}}}}
+rows: |
+{lines}"""
+    pygame.font.init()
+    state = MapState.of(small_map(text))
+    return App(
+        state=state, title="caches", los_policy=FreePlayPolicy.for_map(state), move_policy=FreePlayMovePolicy(),
+        size=SIZE, components=[Overlays()],
+    )  # fmt: skip
+
+
+def fresh_polygons(app: App, frame: ov._Frame, hexes: list[Hex]) -> list[object]:
+    """The polygons worked out with nothing kept (the code before the cache)."""
+    index = app.view.index
+    known = np.fromiter((index.get(h, -1) for h in hexes), dtype=np.int64, count=len(hexes))
+    pix = app.view.corners[np.maximum(known, 0)] * frame.scale - (frame.ox, frame.oy)
+    lo, hi = pix.min(axis=1), pix.max(axis=1)
+    show = (known >= 0) & (hi[:, 0] >= 0) & (hi[:, 1] >= 0) & (lo[:, 0] <= frame.width) & (lo[:, 1] <= frame.height)
+    return [pix[i].tolist() if show[i] else None for i in range(len(hexes))]
+
+
+def test_kept_hex_polygons_equal_fresh_ones_on_random_lists_zooms_and_tiles() -> None:
+    """Random lists (with off-map hexes among them), each painted on 9 tiles at 4 zooms
+    as a layer does: every polygon (or None off the tile) is the fresh one, bit for bit."""
+    app = make_app()
+    rng = random.Random(19)
+    hexes = app.state.board.grid.hexes()
+    off_map = [Hex(-5, -5), Hex(40, 3)]
+    for _ in range(12):
+        picked = rng.sample(hexes, rng.randint(1, len(hexes))) + rng.sample(off_map, rng.randint(0, 2))
+        rng.shuffle(picked)
+        for scale in (3.0, 17.5, 40.0, 91.25):
+            for tx in range(3):
+                for ty in range(3):
+                    frame = ov._Frame(scale, tx * 512, ty * 512, 512, 512)
+                    assert ov._polygons(app, frame, picked) == fresh_polygons(app, frame, picked)
+
+
+def test_a_kept_list_seen_at_another_zoom_is_worked_out_again() -> None:
+    """The same list object at a new zoom does not reuse the corners of the old zoom."""
+    app = make_app()
+    hexes = app.state.board.grid.hexes()[:30]
+    for scale in (10.0, 20.0, 10.0):
+        frame = ov._Frame(scale, 0, 0, 512, 512)
+        assert ov._polygons(app, frame, hexes) == fresh_polygons(app, frame, hexes)
+
+
+def tile_bytes(view: BoardView, tx: int, ty: int, scale: float) -> bytes:
+    return pygame.image.tobytes(view._render_tile(tx, ty, scale), "RGB")
+
+
+def test_tiles_kept_from_an_earlier_zoom_are_the_tiles_painted_afresh() -> None:
+    """Zooming in three wheel steps and back out: the tiles shown at the first zoom
+    again are those kept, and equal, pixel for pixel, tiles painted now."""
+    app = make_app()
+    surface = pygame.Surface(SIZE)
+    app.draw(surface)
+    first = app.camera.scale
+    kept = dict(app.view._tiles)
+    for factor in (1.15, 1.15, 1.15, 1 / 1.15, 1 / 1.15, 1 / 1.15):
+        app.camera.zoom_at(factor, 450, 260)
+        app.draw(surface)
+    assert abs(app.camera.scale - first) <= 1e-9
+    assert all(app.view._tiles[k] is tile for k, tile in kept.items())  # kept, not painted again
+    for tx, ty in kept:
+        got = pygame.image.tobytes(app.view._tiles[(tx, ty)], "RGB")
+        assert got == tile_bytes(app.view, tx, ty, app.camera.scale)
+
+
+def test_a_change_of_ground_drops_the_tiles_of_every_zoom() -> None:
+    """A hex turned to woods in play (E6) while zoomed in shows as woods when zooming
+    back out to a level whose tiles were kept from before the change."""
+    app = make_app(seed=2)
+    surface = pygame.Surface(SIZE)
+    app.draw(surface)
+    app.camera.zoom_at(1.15, 450, 260)
+    app.draw(surface)
+    h = next(h for h in app.state.board.grid.hexes() if app.state.board.terrain[h] == "open")
+    app.state.set_terrain(h, "woods")
+    app.draw(surface)
+    app.camera.zoom_at(1 / 1.15, 450, 260)
+    app.draw(surface)
+    sx, sy = app.screen_of(h)
+    assert tuple(surface.get_at((round(sx), round(sy))))[:3] == (0x2E, 0x6B, 0x2E)
+    assert TILE == 512
+
+
+def test_a_thread_drawn_only_on_the_tiles_it_crosses_looks_as_one_drawn_on_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The LOS layer skips the tiles outside the thread's box: on a big map zoomed in,
+    threads in 12 random directions give the frame drawn with every tile painted."""
+    app = make_app(columns=40, rows=30, seed=3)
+    app.camera.zoom_at(3.0, 450, 260)
+    overlays = app.overlay_component()
+    hexes = app.state.board.grid.hexes()
+    rng = random.Random(4)
+    surface = pygame.Surface(SIZE)
+    for _ in range(12):
+        a, b = rng.sample(hexes, 2)
+        overlays.set_los(app, a, b)
+        app.draw(surface)
+        skipped = pygame.image.tobytes(surface, "RGB")
+        with monkeypatch.context() as m:
+            m.setattr(ov, "_world_box", lambda app, hexes: (-math.inf, -math.inf, math.inf, math.inf))
+            overlays._memos.clear()
+            overlays._layers.clear()
+            app.draw(surface)
+        assert pygame.image.tobytes(surface, "RGB") == skipped
+        overlays._memos.clear()
+        overlays._layers.clear()
