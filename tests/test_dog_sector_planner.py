@@ -201,3 +201,99 @@ def test_every_option_of_issue_20_is_in_the_tables() -> None:
     assert "Option choose-landing" in text["landing"] and "the player's choice" in text["landing"]
     assert "Option limited-reinforcements" in text["landing"]
     assert "artillery-target" in text["3"] and "artillery-roll" in text["3"]
+
+
+def mark(state: GameState, pid: str, kind: str, label: str) -> None:
+    state.map.place(Piece(pid, kind, board().hex_of(label), kind="marker"))
+
+
+def boxed_in() -> GameState:
+    """Seed 3, light bombardment, turn 5 of the first planner: infantry at 3005 on the
+    open beach in section 6, mines, wire and tank obstacles all round it."""
+    s = fresh("activity", turn=5)
+    for pid, kind, label in (("G1", "at-gun", "2412"), ("G2", "infantry", "2612"), ("G3", "panzerfaust", "2712"),
+                             ("G4", "mg-pillbox", "2713"), ("G5", "at-gun", "2913")):  # fmt: skip
+        put(s, pid, kind, label, "german")
+    put(s, "A1", "infantry", "3005")
+    kinds = {"b": "barbed-wire", "l": "land-mine", "t": "tank-obstacle"}
+    layout = "2505b 2605l 2705t 2805b 2905l 2406l 2506t 2706l 2906b 3006l 2407b 2507l 2807l 2907t 3007b"
+    for i, word in enumerate(layout.split()):
+        mark(s, f"o{i}", kinds[word[4]], word[:4])
+    return s
+
+
+def test_a_unit_boxed_in_on_the_open_beach_does_not_wait_there_under_fire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20 item 4 ("move out of the German fields of fire it can compute"): phase 5,
+    an infantry unit boxed in by obstacles on the open beach, which five German units
+    may fire at (phase 4: same or adjacent section, open beach). Weighing staying as a
+    turn lost under fire (``STAY_AP``) it moves (to the hex of least threat and AP to a
+    firing position: back to the shallows here); without that weight it waited there
+    (the first planner: it stayed at 3005 from turn 3 to turn 8 of that game)."""
+    s = boxed_in()
+    chosen = PlanningAutoplayer().choose(Game(DogSectorRules(), s, 1).side_view("american"))
+    assert chosen["do"] == "move" and chosen["unit"] == "A1"
+    assert "not waiting at 3005 under fire" in chosen["why"]
+    monkeypatch.setattr(planner, "STAY_AP", 0)
+    s = boxed_in()
+    assert PlanningAutoplayer().choose(Game(DogSectorRules(), s, 1).side_view("american")) == {"do": "end-phase"}
+
+
+def test_the_leaders_act_first_so_a_hex_they_unpin_moves_in_the_same_phase() -> None:
+    """Phase 5, Exceptional Leaders: "ELs may enter pinned down hexes and spend one AP to
+    remove pinned down marker". The planner asks its leaders first: the EL's unpin comes
+    before the infantry's move, and then that infantry moves in the same phase (asked
+    after the EL, it has not lost its turn)."""
+    s = fresh("activity")
+    put(s, "G1", "mg-pillbox", "0612", "german")
+    s.map.place(Piece("A1", "infantry", board().hex_of("0706"), side="american", steps=2, status=frozenset({"pinned"})))
+    put(s, "A2", "exceptional-leader", "0706")
+    game = Game(DogSectorRules(), s, 1)
+    bot = PlanningAutoplayer()
+    done = []
+    for _ in range(6):
+        action = bot.choose(game.side_view("american"))
+        if action["do"] == "end-phase":
+            break
+        done.append((action["do"], action["unit"]))
+        game.play(action)
+    assert done[0] == ("unpin", "A2")
+    assert ("move", "A1") in done
+
+
+def test_units_that_friendly_fire_applies_to_aim_at_german_units_with_no_americans_near() -> None:
+    """Phase 6, Friendly Fire: "Applies to fire from Forward Observer, Tank/Dozer &
+    Bazooka ... If target is within 3 hexes of an American-occupied hex, hit
+    American-occupied hex instead of target." Under the project's reading every hit of
+    such a shot lands on Americans, so the planner takes none; its tanks aim at German
+    units with no other American within 3 hexes (``_quiet``)."""
+    s = fresh("activity")
+    put(s, "G1", "mg-pillbox", "0612", "german")
+    put(s, "G2", "mg-pillbox", "1812", "german")
+    tank = put(s, "A1", "tank", "1205")
+    put(s, "A2", "infantry", "0611")  # next to G1: a hit at G1 would land here
+    germans = [s.map.piece("G1"), s.map.piece("G2")]
+    assert planner._quiet(s, tank, germans) == frozenset({"G2"})
+    b = autoplayer._board(board())
+    field = planner.weighted_field(b, "tank", germans, {}, frozenset({"G2"}))
+    near_g1 = [h for h in b.hexes if h in autoplayer._firing_hexes(b, "tank", germans[0])
+               and h not in autoplayer._firing_hexes(b, "tank", germans[1])]  # fmt: skip
+    assert near_g1 and all(field.get(h, 0) > 0 for h in near_g1)  # G1 is no goal
+
+
+def test_a_tank_screens_the_hex_behind_it_in_the_threat_field() -> None:
+    """Phase 4: "Infantry and MG Pillboxes cannot target Tank/Dozer hexes or the hex
+    directly behind them": next to a tank on its seaward side, only panzerfausts and AT
+    guns count in the threat the planner moves by."""
+    s = fresh("activity")
+    mg = put(s, "G1", "mg-pillbox", "0612", "german")
+    pf = put(s, "G2", "panzerfaust", "0712", "german")
+    put(s, "A1", "tank", "0707")
+    b = autoplayer._board(board())
+    germans = [mg, pf]
+    open_field = planner.threat(b, germans, vehicle=False)
+    screened = planner._screened(s, b, germans, open_field)
+    behind = board().hex_of("0706")
+    assert open_field[behind] == pytest.approx(2 / 6 + 0.5 * 2 / 6 + 2 / 6)
+    assert screened[behind] == pytest.approx(2 / 6)  # the panzerfaust only
+    side = board().hex_of("0507")  # not behind: as before
+    assert screened[side] == open_field[side]
