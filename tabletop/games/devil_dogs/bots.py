@@ -160,6 +160,8 @@ class PlannerBot:
             best = max(range(len(inner)), key=lambda i: self._commit_score(state, side, inner[i]))
             return choices[best]
         do = first.get("do")
+        if do in ("assign", "orders"):  # 5.4 optional rule: orders set in turn, not in secret
+            return max(choices, key=lambda a: self._commit_score(state, side, a))
         if do == "mortar":
             return max(choices, key=lambda a: self._blast(state, side, a.get("at"), 0.6))
         if do == "activate":

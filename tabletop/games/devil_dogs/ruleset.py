@@ -56,6 +56,7 @@ SEQUENCE = (
     Phase("reinforce", "Reinforcements", "auto", f"{GAME} 5.11"),
 )
 CHIT_SIDE = {"US": ALLIED, "GE": GERMAN}
+WITHDRAWN = "withdrawn"  # the box of units withdrawn by their scenario (1.2)
 Step = dict[str, Any]
 _policy = DevilDogsMovePolicy()
 
@@ -78,6 +79,24 @@ def bi_side(state: GameState) -> str:
 
 def attacker(state: GameState) -> str:
     return (state.marks.get("attacker") or [ALLIED])[0]
+
+
+def scenario_initiative(state: GameState) -> str:
+    """The scenario-initiative player (5.4 optional rule, 5.11); the attacker when the
+    scenario names none (project's choice)."""
+    return (state.marks.get("scenario-initiative") or [attacker(state)])[0]
+
+
+def option(state: GameState, key: str) -> bool:
+    """A rules.yaml option (the text's optional rules), as the scenario's options set it."""
+    value = state.options.get(key, figures().options[key].default)
+    return bool(value)
+
+
+def orders_first(state: GameState) -> str | None:
+    """5.4 (Optional: Scenario initiative player places tokens first): the side placing
+    its order indicators first, or None when both place them at once (the text's rule)."""
+    return scenario_initiative(state) if option(state, "orders-first") else None
 
 
 def sector_initiative(state: GameState, sector: str) -> str | None:
@@ -175,6 +194,7 @@ class DevilDogsRules(WordsFromModule):
         state.marks["sectors"] = list(game.get("sectors") or ["B", "C"])
         state.marks["objectives"] = [board.label(h) for h in game.get("objectives", ())]
         state.marks["attacker"] = [str(game.get("attacker", ALLIED))]
+        state.marks["scenario-initiative"] = [str(game.get("scenario-initiative", attacker(state)))]
         state.tracks["initiative"] = int(game.get("initiative", 0))
         state.tracks["turns"] = int(getattr(scenario, "turns", None) or figures().default_turns)
         state.tracks["usmc-points"] = figures().usmc_replacements
@@ -194,7 +214,7 @@ class DevilDogsRules(WordsFromModule):
         """5.2 and 5.4: both sides choose at once, face down."""
         if state.phase == "assign" and "cards-allied" not in state.marks:
             return SIDES
-        if state.phase == "orders" and "orders-allied" not in state.marks:
+        if state.phase == "orders" and "orders-allied" not in state.marks and orders_first(state) is None:
             return SIDES
         return ()
 
@@ -205,6 +225,8 @@ class DevilDogsRules(WordsFromModule):
         return lines
 
     def actor(self, state: GameState) -> str | None:
+        if state.phase == "orders" and orders_first(state) is not None:
+            return self._orders_actor(state)
         if state.phase == "mortar":
             left = state.marks.get("mortars", [])
             return str(state.map.piece(left[0]).side) if left else "auto"
@@ -215,6 +237,16 @@ class DevilDogsRules(WordsFromModule):
             if steps and self._player_step(state, steps[0]):
                 return str(steps[0]["side"])
             return "auto"
+        return None
+
+    def _orders_actor(self, state: GameState) -> str | None:
+        """5.4 optional rule: the scenario-initiative player sets his indicators, then
+        the other, who sees them (they lie face up)."""
+        first = orders_first(state)
+        assert first is not None
+        for side in (first, other(first)):
+            if f"orders-{side}" not in state.marks:
+                return side
         return None
 
     def view(self, state: GameState, side: str) -> GameState:
@@ -276,6 +308,8 @@ class DevilDogsRules(WordsFromModule):
         phase = state.phase
         if phase == "draw":
             return {"do": "draw"} if state.track("drawn") != state.turn else dict(END_PHASE)
+        if phase == "orders" and orders_first(state) is not None and self._orders_actor(state):
+            return None
         if phase in ("assign", "orders"):
             return dict(END_PHASE)
         if phase == "initiative":
@@ -311,7 +345,9 @@ class DevilDogsRules(WordsFromModule):
                 {"do": "assign", "side": side, "cards": dict(zip(sectors(state), combo, strict=True))}
                 for combo in itertools.permutations(hand, len(sectors(state)))
             ]
-        if phase == "orders" and "orders-allied" not in state.marks:
+        if phase == "orders" and f"orders-{side}" not in state.marks:
+            if orders_first(state) is not None and self._orders_actor(state) != side:
+                return []
             options = [legal_orders(state, side, s) for s in sectors(state)]
             return [
                 {"do": "orders", "side": side, "orders": dict(zip(sectors(state), combo, strict=True))}
@@ -641,7 +677,7 @@ class DevilDogsRules(WordsFromModule):
 
     def _reinforce(self, state: GameState) -> list[str]:
         state.tracks["reinforced"] = state.turn
-        lines = self._replacements(state) + self._reorganize(state) + self._deploy(state)
+        lines = self._withdraw(state) + self._replacements(state) + self._reorganize(state) + self._deploy(state)
         for side in SIDES:
             for entry in state.marks.pop(f"cards-{side}", []):
                 state.decks[side].discard(entry.split(":", 1)[1])  # G7: sector cards discarded
@@ -663,6 +699,17 @@ class DevilDogsRules(WordsFromModule):
             state.marks.pop(key, None)
         if state.turn >= state.track("turns"):
             state.tracks["over"] = 1
+        return lines
+
+    def _withdraw(self, state: GameState) -> list[str]:
+        """1.2 UNIT REMOVAL TOKEN: a unit whose `withdraw` turn this is leaves the map at
+        this turn's step 11, before the arrivals (project's choice of moment). It goes
+        to the box `withdrawn`, not the dead pool: it scores nothing (project's choice)."""
+        lines = []
+        for p in units(state):
+            if p.attr("withdraw", None) == state.turn:
+                state.to_box(p.id, WITHDRAWN)
+                lines.append(f"{p.id} withdraws from the battle (1.2 UNIT REMOVAL TOKEN)")
         return lines
 
     def _replacements(self, state: GameState) -> list[str]:
@@ -710,7 +757,7 @@ class DevilDogsRules(WordsFromModule):
         choice); the scenario-initiative player first. With no hex they wait a turn."""
         nxt = f"turn-{state.turn + 1}"
         lines = []
-        order = (attacker(state), other(attacker(state)))
+        order = (scenario_initiative(state), other(scenario_initiative(state)))
         f = figures()
         for side in order:
             for p in [q for q in state.box(nxt) if q.side == side]:
