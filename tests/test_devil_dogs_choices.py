@@ -5,8 +5,12 @@ and readings A1-A9) and the choices the rules give the player rather than the pr
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from tabletop.engine.dice import Dice
 from tabletop.engine.newgame import auto_setup, new_game
@@ -15,8 +19,12 @@ from tabletop.engine.scenario import open_map_or_scenario
 from tabletop.engine.state import GameState
 from tabletop.games.devil_dogs import ruleset as rs
 from tabletop.games.devil_dogs.bots import PlannerBot
+from tabletop.games.devil_dogs.choices import CHOICES, choices, read_choices
 from tabletop.games.devil_dogs.data import figures
 from tabletop.games.devil_dogs.ruleset import WITHDRAWN, DevilDogsRules
+from tabletop.games.devil_dogs.tables import tables
+from tabletop.games.devil_dogs.window import choices_panel
+from tabletop.yamlfile import DataError
 
 R = DevilDogsRules()
 BOARD = open_map_or_scenario("belleau-wood").board
@@ -99,3 +107,50 @@ def test_the_planner_sets_its_orders_when_they_are_not_secret() -> None:
     state = _at_orders(**{"orders-first": True})
     view = SimpleNamespace(state=R.view(state.copy(), "german"), side="german", choices=R.choices(state, "german"))
     assert PlannerBot().choose(view)["do"] == "orders"  # type: ignore[arg-type]
+
+
+# --- the project's choices (checklist G1-G13, A1-A9), in the data and in the window -------------
+
+CHECKLIST = Path("/work/shared/games/devil-dogs.md")
+GAP_IDS = [f"G{i}" for i in range(1, 14)] + [f"A{i}" for i in range(1, 10)]
+
+
+def test_every_gap_and_reading_of_the_checklist_has_a_project_choice() -> None:
+    """Issue 15 done-when: every gap (G1-G13) and contradiction (A1-A9) of the text is
+    settled in YAML (choices.yaml) as the project's choice. When the checklist is at
+    hand its ids are read from it, so a gap added there without an entry fails here."""
+    ids = GAP_IDS
+    if CHECKLIST.exists():
+        found = re.findall(r"^\*\*(G\d+)\.|^- \*\*(A\d+)\.", CHECKLIST.read_text(), re.M)
+        ids = sorted({a or b for a, b in found}, key=lambda x: (x[0], int(x[1:])))
+        assert set(GAP_IDS) <= set(ids)
+    settled = {c.id: c for c in choices()}
+    missing = [i for i in ids if i not in settled]
+    assert not missing, f"no project's choice for {missing} in choices.yaml"
+    assert "ALL OF THESE ARE THE PROJECT'S CHOICES" in CHOICES.read_text()
+
+
+def test_the_window_lists_every_project_choice_and_the_option_in_force() -> None:
+    """Issue 15: every project choice shown as such in the window (panel `choices`),
+    with the 5.4 optional rule and the reading in force."""
+    state = ground(unit("A", "0820"), unit("G", "0810", "german"))
+    panel = choices_panel(state)
+    texts = [r.text for r in panel.rows]
+    for c in choices():
+        assert f"{c.id} ({c.section}) project's choice" in texts
+    assert "option orders-first (5.4): off" in texts
+    assert "  both players set their order indicators at once (5.4, the text's rule)" in texts
+    state.options["orders-first"] = True
+    assert "option orders-first (5.4): ON" in [r.text for r in choices_panel(state).rows]
+    assert [t.key for t in tables()][-1] == "choices" and len(tables()[-1].rows) == len(choices()) + 1
+
+
+def test_a_bad_choice_entry_is_refused_with_its_file_and_line(tmp_path: Path) -> None:
+    """choices.yaml is data: a missing field names its file and line."""
+    text = CHOICES.read_text().replace("    where: cards.yaml\n", "", 1)
+    bad = tmp_path / "choices.yaml"
+    bad.write_text(text)
+    line = text.splitlines().index("  - id: G1") + 1
+    with pytest.raises(DataError) as caught:
+        read_choices(bad)
+    assert str(caught.value).startswith(f"{bad}:{line}: choices[0] must give exactly id, section, gap, choice, where")

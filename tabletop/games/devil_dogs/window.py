@@ -6,6 +6,8 @@
   (5.2, 5.7), the order indicators, the sector chit, and whether it was activated.
 - ``initiative``: the track's position and band, its pool (5.3.1), battlefield
   initiative, victory points so far (G5), the dead pool and USMC replacement points.
+- ``choices``: every gap of the text with the project's answer (choices.yaml), and the
+  text's optional rules with the reading in force (rules.yaml options);
 - ``combat``: in a sector being executed, each side's CD and the steps it would inflict
   in a Combat of the ranges on its revealed cards (the odds before the combat, 7, 8.1).
 - overlay ``sectors``: the sectors in play, and the objective hexes with who holds them;
@@ -21,6 +23,8 @@ from tabletop.engine.game import SideView
 from tabletop.engine.state import GameState
 
 from . import combat as cb
+from . import ruleset as ro
+from .choices import choices
 from .combat import DEAD, SIDES
 from .data import ORDERS, card_index, figures
 from .ruleset import card_of, order_of, pairs, sector_initiative, sectors, victory_points
@@ -40,6 +44,7 @@ class DevilDogsExtras(NoExtras):
         active = state.marks.get("active")
         if active:
             out.append(combat_panel(state, active[0]))
+        out.append(choices_panel(state))
         return tuple(out)
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
@@ -151,6 +156,20 @@ def combat_panel(state: GameState, sector: str) -> Panel:
             cd, hits = cb.fire_plan(state, sector, s, x, lead)
             rows.append(Row(f"  {s}: {cd} CD -> {len(hits)} step(s) on {', '.join(hits) or 'nobody'}"))
     return Panel("combat", f"Combat odds in sector {sector}", rows)
+
+
+def choices_panel(state: GameState) -> Panel:
+    """Every gap of the text and the project's answer (choices.yaml), and the text's
+    optional rules with the reading in force (rules.yaml options)."""
+    rows: list[Row] = [Row("Where the text is silent or contradicts itself: the project's choices", "dim")]
+    for o in figures().options.values():
+        on = ro.option(state, o.key)
+        rows.append(Row(f"option {o.key} ({o.section}): {'ON' if on else 'off'}", "strong"))
+        rows.append(Row(f"  {o.with_ if on else o.without}"))
+    for c in choices():
+        rows.append(Row(f"{c.id} ({c.section}) project's choice", "strong"))
+        rows.append(Row(f"  {c.choice}"))
+    return Panel("choices", "Project's choices", rows)
 
 
 def sector_overlay(state: GameState) -> Overlay:
