@@ -39,7 +39,9 @@ def unit(ident: str, at: str, side: str = "allied", kind: str = "infantry", **at
 
 def ground(*pieces: Piece, **game: Any) -> GameState:
     state = GameState(MapState.of(BOARD, pieces), turn=1, phase="draw")
-    scenario = SimpleNamespace(game={"sectors": ("B", "C"), "attacker": "allied", **game}, turns=6, victory={})
+    scenario = SimpleNamespace(
+        game={"sectors": ("B", "C"), "attacker": "allied", **game}, turns=6, victory={}
+    )
     R.prepare(state, scenario)
     R._shuffle(state, Dice(1))
     return state
@@ -51,7 +53,9 @@ def ground(*pieces: Piece, **game: Any) -> GameState:
 def test_a_unit_withdraws_at_the_reinforcement_step_of_its_turn_and_scores_nothing() -> None:
     """1.2 UNIT REMOVAL TOKEN (project's choice of moment: step 11 of that turn, 5.11):
     the unit leaves the map into the box `withdrawn`, not the dead pool (no VP, G5)."""
-    state = ground(unit("FR", "0820", withdraw=1), unit("LATER", "1020", withdraw=2), unit("G", "0810", "german"))
+    state = ground(
+        unit("FR", "0820", withdraw=1), unit("LATER", "1020", withdraw=2), unit("G", "0810", "german")
+    )
     before = rs.victory_points(state)
     lines = R._reinforce(state)
     assert "FR withdraws from the battle (1.2 UNIT REMOVAL TOKEN)" in lines
@@ -105,7 +109,9 @@ def test_with_the_option_the_scenario_initiative_player_sets_his_orders_first() 
 def test_the_planner_sets_its_orders_when_they_are_not_secret() -> None:
     """5.4 optional rule: the bot decides the order indicators set in turn as well."""
     state = _at_orders(**{"orders-first": True})
-    view = SimpleNamespace(state=R.view(state.copy(), "german"), side="german", choices=R.choices(state, "german"))
+    view = SimpleNamespace(
+        state=R.view(state.copy(), "german"), side="german", choices=R.choices(state, "german")
+    )
     assert PlannerBot().choose(view)["do"] == "orders"  # type: ignore[arg-type]
 
 
@@ -153,4 +159,6 @@ def test_a_bad_choice_entry_is_refused_with_its_file_and_line(tmp_path: Path) ->
     line = text.splitlines().index("  - id: G1") + 1
     with pytest.raises(DataError) as caught:
         read_choices(bad)
-    assert str(caught.value).startswith(f"{bad}:{line}: choices[0] must give exactly id, section, gap, choice, where")
+    assert str(caught.value).startswith(
+        f"{bad}:{line}: choices[0] must give exactly id, section, gap, choice, where"
+    )
