@@ -47,6 +47,20 @@ def at(state: GameState, ident: str) -> Piece:
     return state.map.piece(ident)
 
 
+def drain(state: GameState, steps: list[dict[str, Any]]) -> list[str]:
+    """Carry out sector steps as the game would: the rules' own steps, and the first
+    choice offered wherever a player chooses."""
+    state.phase = "execute"
+    rs.set_queue(state, steps)
+    lines: list[str] = []
+    while rs.queue(state):
+        action = R.proposal(state)
+        if action is None:
+            action = R.choices(state, str(R.actor(state)))[0]
+        lines += R.apply(state, action, Dice(1))
+    return lines
+
+
 # --- 5.1-5.4: hands, sector cards, initiative, orders ---------------------------------------------
 
 
@@ -263,7 +277,7 @@ def test_mg_fire_hits_by_priority_with_a_minimum_of_one_step() -> None:
     """5.8 EXECUTE MG ACTION: CD on enemy units seen by a friendly unit in the sector;
     in woods 1 CD is not a step, yet one step is inflicted."""
     state = ground(unit("A", "0612"), unit("G", "0611", "german"))
-    lines = R._mg(state, {"side": "allied", "sector": "B", "mg": 1})
+    lines = drain(state, [{"t": "mg", "side": "allied", "sector": "B", "mg": 1}])
     assert at(state, "G").steps == 2 and "MG 1" in lines[0]
 
 
@@ -272,9 +286,13 @@ def test_combat_is_simultaneous_and_the_reactive_side_applies_first() -> None:
     if one would be destroyed first; the reactive player's damage is applied first."""
     state = ground(unit("A", "0820", steps=1), unit("G", "0821", "german", steps=1))
     state.marks.update({"chits": ["B:US", "C:S"], "combats": ['{"side": "allied", "x": 1}'], "active": ["B"]})
-    lines = R._combat(state, "B")
+    lines = drain(state, [{"t": "combat", "sector": "B"}])
     assert state.where("A") == "dead" and state.where("G") == "dead"
-    assert lines.index("german: 2 CD, 1 step(s) inflicted (7.1, 8.2)") < lines.index("allied: 2 CD, 1 step(s) inflicted (7.1, 8.2)")
+    assert "german: 2 CD on 1 unit(s) in range and sight (7.1, 8.2)" in lines
+    assert "allied: 2 CD on 1 unit(s) in range and sight (7.1, 8.2)" in lines
+    dead = [line for line in lines if "destroyed" in line]
+    assert dead[0].startswith("A ") and dead[1].startswith("G ")  # the reactive (German) damage first
+    assert state.marks["done"] == ["B"]
 
 
 def test_dual_combats_resolve_the_active_players_first() -> None:
@@ -282,7 +300,7 @@ def test_dual_combats_resolve_the_active_players_first() -> None:
     state = ground(unit("A", "0820"), unit("G", "0821", "german"))
     state.marks.update({"chits": ["B:GE", "C:S"], "active": ["B"],
                         "combats": ['{"side": "allied", "x": 1}', '{"side": "german", "x": 2}']})  # fmt: skip
-    lines = R._combat(state, "B")
+    lines = drain(state, [{"t": "combat", "sector": "B"}])
     starts = [line for line in lines if line.startswith("combat")]
     assert starts == ["combat 2 in sector B, started by german (7)", "combat 1 in sector B, started by allied (7)"]
 
@@ -404,3 +422,13 @@ def test_the_rules_own_steps_offer_no_choices_to_auto() -> None:
     for phase in ("draw", "initiative", "mortar", "activate", "execute", "reinforce"):
         state.phase = phase
         assert R.choices(state, "auto") == []
+
+
+def test_line_of_sight_keeps_its_direction_a_slope_sees_out_but_not_in() -> None:
+    """7.1: a slope crossed blocks unless it is nearer the firer, so 0608 sees 0307 while
+    0307 does not see 0608 (slope 0508 halfway); asking one way first must not answer
+    the other (the sight cache once did, and combat targets followed the order asked)."""
+    state = ground(unit("A", "0820"), unit("G", "0810", "german"))
+    a, b = BOARD.hex_of("0608"), BOARD.hex_of("0307")
+    assert cb.sees(state.map, a, b) is True
+    assert cb.sees(state.map, b, a) is False

@@ -168,6 +168,8 @@ class PlannerBot:
             return max(choices, key=lambda a: self._activation(state, side, str(a["sector"])))
         if do in ("move", "stay"):
             return self._move(state, side, choices)
+        if do == "hit":  # G9: within a priority class, the unit with fewest steps left
+            return min(choices, key=lambda a: cb.priority_key(state, state.map.piece(str(a["piece"]))))
         return max(choices, key=lambda a: self._keyword_choice(state, side, a))
 
     # -- cards and orders (5.2, 5.4) -----------------------------------------------------------

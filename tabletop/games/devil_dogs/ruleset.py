@@ -170,6 +170,27 @@ def refusal_penalty(state: GameState, piece: Piece, move: str, ends: list[Hex]) 
     return not (move == "ADV" and (piece.has(PINNED) or cb.adjacent_enemy(state, piece)))
 
 
+def hits_step(side: str, sector: str, cd: int, targets: list[Piece], source: str) -> Step:
+    """A damage source's assignment (7.1, G9): ``side`` picks the units hit."""
+    return {"t": "hits", "side": side, "sector": sector, "cd": cd, "source": source,
+            "targets": [p.id for p in targets], "picked": []}  # fmt: skip
+
+
+def step_candidates(state: GameState, step: Step) -> list[Piece]:
+    wanted = set(step["targets"])
+    on_map = [p for p in units(state) if p.id in wanted]
+    return cb.hit_candidates(state, on_map, int(step["cd"]), step["picked"])
+
+
+def hit_choices(state: GameState, step: Step) -> list[Action]:
+    """G9: the units of the priority class the inflicting player picks from, when the
+    CD cannot hit them all; [] when the rules need no choice."""
+    group = step_candidates(state, step)
+    if not cb.hit_is_a_choice(state, group, int(step["cd"]), step["picked"]):
+        return []
+    return [{"do": "hit", "piece": p.id} for p in group]
+
+
 # --- the ruleset ------------------------------------------------------------------------------
 
 
@@ -333,6 +354,8 @@ class DevilDogsRules(WordsFromModule):
         """Whether the head step waits for its side's choice."""
         if step["t"] == "move":
             return any(state.where(m) is None for m in step.get("movers", []))
+        if step["t"] == "hits":
+            return bool(hit_choices(state, step))
         if step["t"] == "kw":
             return bool(kw.options(state, step))
         return False
@@ -364,6 +387,8 @@ class DevilDogsRules(WordsFromModule):
             step = queue(state)[0]
             if step["t"] == "move":
                 return self._move_choices(state, step)
+            if step["t"] == "hits":
+                return hit_choices(state, step)
             return kw.options(state, step)
         return []
 
@@ -449,6 +474,10 @@ class DevilDogsRules(WordsFromModule):
             lines = self._activate(state, str(action["sector"]))
         elif do in ("move", "stay"):
             lines = self._move(state, action)
+        elif do == "hit":
+            steps = queue(state)
+            lines = self._hits(state, steps.pop(0), steps, str(action["piece"]))
+            set_queue(state, steps)
         elif do == "resolve":
             lines = self._resolve(state, dice)
         elif do in ("target", "rally", "skip", "barrage", "repeat", "misdirect", "reinforce-kw"):
@@ -604,26 +633,67 @@ class DevilDogsRules(WordsFromModule):
         elif t == "move":
             lines.append(f"{step['side']}: no unit to move")
         elif t == "mg":
-            lines += self._mg(state, step)
+            lines += self._mg(state, step, steps)
+        elif t == "hits":
+            lines += self._hits(state, step, steps, None)
+        elif t == "fire":
+            lines += self._fire(state, step, steps)
+        elif t == "sector-done":
+            state.marks.setdefault("done", []).append(step["sector"])
+            state.marks.pop("active", None)
+            if not step.get("fought"):
+                lines.append(f"sector {step['sector']}: no combat (5.9)")
         elif t == "kw":
             set_queue(state, steps)
             return self._keyword(state, {"do": "resolve"}, dice, step)
         elif t == "combat":
-            lines += self._combat(state, step["sector"])
+            lines += self._combat(state, step["sector"], steps)
         set_queue(state, steps)
         return lines
 
-    def _mg(self, state: GameState, step: Step) -> list[str]:
+    def _mg(self, state: GameState, step: Step, steps: list[Step]) -> list[str]:
         """5.8 EXECUTE MG ACTION: the MG number as CD on enemy units in the sector any
-        friendly unit there sees, by the priority chart; at least one step; not combat."""
+        friendly unit there sees, by the priority chart; at least one step; not combat.
+        The units hit are picked by the firing player within a class (G9: a hits step)."""
         side, sector = step["side"], step["sector"]
         cd = cb.halved(state, sector, int(step["mg"]))
         targets = cb.mg_targets(state, sector, side)
         if not targets:
             return [f"{side}: MG {step['mg']}: no enemy in sight in sector {sector} (5.8)"]
-        lines = [f"{side}: MG {step['mg']} in sector {sector} (5.8)"]
-        for pid in cb.allocate(state, targets, cd):
-            cb.lose_steps(state, pid, 1, side, lines)
+        steps.insert(0, hits_step(side, sector, cd, targets, f"MG {step['mg']}"))
+        return [f"{side}: MG {step['mg']} in sector {sector}: {cd} CD (5.8)"]
+
+    def _hits(self, state: GameState, step: Step, steps: list[Step], pick: str | None) -> list[str]:
+        """One source's damage (7.1, 8.2, G9): ``pick`` (the player's choice within a
+        priority class) joins the units hit, every unit the CD must hit without a
+        choice follows; once nothing more can be assigned each loses its step."""
+        if pick is not None:
+            step["picked"].append(pick)
+        while True:
+            group = step_candidates(state, step)
+            if not group or cb.hit_is_a_choice(state, group, int(step["cd"]), step["picked"]):
+                break
+            step["picked"].append(group[0].id)
+        if group:
+            steps.insert(0, step)
+            return []
+        lines: list[str] = []
+        for pid in step["picked"]:
+            cb.lose_steps(state, pid, 1, step["side"], lines)
+        return lines
+
+    def _fire(self, state: GameState, step: Step, steps: list[Step]) -> list[str]:
+        """7, 8.1: one Combat X: both sides' CD and targets worked out before either
+        applies (simultaneous); the reactive player's damage applied first (8.3)."""
+        sector, initiator, x, lead = step["sector"], str(step["side"]), int(step["x"]), str(step["lead"])
+        lines = [f"combat {x} in sector {sector}, started by {initiator} (7)"]
+        new: list[Step] = []
+        for s in (other(lead), lead):
+            cd, targets = cb.fire_targets(state, sector, s, x, initiator)
+            lines.append(f"{s}: {cd} CD on {len(targets)} unit(s) in range and sight (7.1, 8.2)")
+            if targets and cd > 0:
+                new.append(hits_step(s, sector, cd, targets, f"combat {x}"))
+        steps[0:0] = new
         return lines
 
     def _keyword(self, state: GameState, action: Action, dice: Dice, step: Step | None = None) -> list[str]:
@@ -650,28 +720,17 @@ class DevilDogsRules(WordsFromModule):
         deck.discards = []
         dice.shuffle(deck.cards)
 
-    def _combat(self, state: GameState, sector: str) -> list[str]:
-        """5.9, 7, 7.3, 8.1-8.3: each Combat X of the sector, the Active player's first
-        (else the battlefield-initiative player's); both sides' CD worked out before
-        either applies (simultaneous), the reactive player's damage applied first."""
+    def _combat(self, state: GameState, sector: str, steps: list[Step]) -> list[str]:
+        """5.9, 7.3, 8.1: each Combat X of the sector, the Active player's first (else
+        the battlefield-initiative player's), then the sector is done."""
         combats = [json.loads(c) for c in state.marks.pop("combats", [])]
         holder = sector_initiative(state, sector)
         lead = holder if holder is not None else bi_side(state)
         combats.sort(key=lambda c: c["side"] != lead)
-        lines: list[str] = []
-        for c in combats:
-            initiator, x = str(c["side"]), int(c["x"])
-            lines.append(f"combat {x} in sector {sector}, started by {initiator} (7)")
-            plans = {s: cb.fire_plan(state, sector, s, x, initiator) for s in SIDES}
-            reactive_first = (other(lead), lead)
-            for s in reactive_first:
-                cd, hits = plans[s]
-                lines.append(f"{s}: {cd} CD, {len(hits)} step(s) inflicted (7.1, 8.2)")
-                for pid in hits:
-                    cb.lose_steps(state, pid, 1, s, lines)
-        state.marks.setdefault("done", []).append(sector)
-        state.marks.pop("active", None)
-        return lines or [f"sector {sector}: no combat (5.9)"]
+        new: list[Step] = [{"t": "fire", "sector": sector, "side": c["side"], "x": c["x"], "lead": lead} for c in combats]
+        new.append({"t": "sector-done", "sector": sector, "fought": bool(combats)})
+        steps[0:0] = new
+        return []
 
     # -- reinforcements and the end of the turn (5.11) ----------------------------------------
 
