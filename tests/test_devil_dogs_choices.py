@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -162,3 +163,50 @@ def test_a_bad_choice_entry_is_refused_with_its_file_and_line(tmp_path: Path) ->
     assert str(caught.value).startswith(
         f"{bad}:{line}: choices[0] must give exactly id, section, gap, choice, where"
     )
+
+
+# --- choices the rules give the player (G9, G13, P7, P8), the bot deciding for bot seats -------
+
+
+def _drain_to_choice(state: GameState, steps: list[dict[str, Any]]) -> list[str]:
+    state.phase = "execute"
+    rs.set_queue(state, steps)
+    lines: list[str] = []
+    while rs.queue(state) and R.proposal(state) is not None:
+        lines += R.apply(state, R.proposal(state), Dice(1))  # type: ignore[arg-type]
+    return lines
+
+
+def test_the_firing_player_picks_within_a_priority_class_when_the_cd_cannot_hit_it_all() -> None:
+    """7.1, 8.2 (G9): MG 1 on two open infantry units: one step, and the firing player
+    picks which; the bot picks the unit with fewest steps left."""
+    state = ground(unit("A", "0822"), unit("G1", "0819", "german"), unit("G2", "0919", "german"))
+    state.map.update(replace(state.map.piece("G2"), steps=2))
+    _drain_to_choice(state, [{"t": "mg", "side": "allied", "sector": "B", "mg": 1}])
+    assert R.actor(state) == "allied"
+    offered = R.choices(state, "allied")
+    assert offered == [{"do": "hit", "piece": "G2"}, {"do": "hit", "piece": "G1"}]
+    view = SimpleNamespace(state=state, side="allied", choices=offered)
+    assert PlannerBot().choose(view) == {"do": "hit", "piece": "G2"}  # type: ignore[arg-type]
+    R.apply(state, {"do": "hit", "piece": "G1"}, Dice(1))
+    assert state.map.piece("G1").steps == 2 and state.map.piece("G2").steps == 2
+    assert not rs.queue(state)
+
+
+def test_no_choice_is_offered_when_the_cd_hits_the_whole_class() -> None:
+    """7.1 (G9): MG 3 on the same two units: both are hit, nothing to choose."""
+    state = ground(unit("A", "0822"), unit("G1", "0819", "german"), unit("G2", "0919", "german"))
+    _drain_to_choice(state, [{"t": "mg", "side": "allied", "sector": "B", "mg": 3}])
+    assert not rs.queue(state)
+    assert state.map.piece("G1").steps == 2 and state.map.piece("G2").steps == 2
+
+
+def test_random_players_finish_both_scenarios_through_every_choice() -> None:
+    """Issue 15: every new choice (damage within a class, USMC points, arrivals, the
+    barrage's second token) is a legal action a random player can take to the end."""
+    from tabletop.sim import simulate
+
+    for scenario in ("belleau-wood", "belleau-wood-counterattack"):
+        report = simulate(scenario, 2, 3, bots={"allied": "random", "german": "random"})
+        assert report["groups"][0]["failed"] == 0, report["failed"]
+        assert report["groups"][0]["draws_at_cap"] == 0

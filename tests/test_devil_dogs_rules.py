@@ -354,24 +354,83 @@ def test_no_reorganization_without_an_hq() -> None:
     assert state.where("A0") == state.where("A1") == "dead"
 
 
+def reinforce(state: GameState, pick: Any = None) -> list[str]:
+    """Step 11 (5.11) as the game plays it; ``pick(choices)`` makes each player choice
+    (default: the first offered)."""
+    state.phase = "reinforce"
+    lines = R.apply(state, {"do": "reinforce"}, Dice(1))
+    while rs.queue(state):
+        action = R.proposal(state)
+        if action is None:
+            offered = R.choices(state, str(R.actor(state)))
+            action = pick(offered) if pick else offered[0]
+        lines += R.apply(state, action, Dice(1))
+    return lines
+
+
 def test_fresh_usmc_troops_one_point_per_regiment_not_next_to_the_enemy() -> None:
     """5.11 FRESH USMC TROOPS: 12 points a game, one per USMC regiment a turn, never
-    on a unit next to the enemy; the unit returns to full strength."""
+    on a unit next to the enemy; the unit returns to full strength. The US player
+    picks the unit, or saves the point (P7)."""
     state = ground(unit("A", "0820", steps=2), unit("B", "0920", steps=1), unit("C", "0811", steps=1),
                    unit("G", "0810", "german"))  # fmt: skip
     assert state.track("usmc-points") == 12
-    R._replacements(state)
-    assert at(state, "B").steps == 4 and at(state, "A").steps == 2 and at(state, "C").steps == 1
+    offered: list[list[str]] = []
+
+    def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        offered.append([c["piece"] for c in choices])
+        return next(c for c in choices if c["piece"] == "A")
+
+    reinforce(state, pick)
+    assert offered == [["A", "B", ""]]  # C is next to the enemy; one regiment, one point
+    assert at(state, "A").steps == 4 and at(state, "B").steps == 1 and at(state, "C").steps == 1
     assert state.track("usmc-points") == 11
 
 
+def test_the_bot_spends_a_usmc_point_on_the_most_damaged_unit() -> None:
+    """5.11, P7: the planner restores the unit with fewest steps left."""
+    from tabletop.games.devil_dogs.bots import PlannerBot
+
+    state = ground(unit("A", "0820", steps=2), unit("B", "0920", steps=1), unit("G", "0810", "german"))
+    state.phase = "reinforce"
+    R.apply(state, {"do": "reinforce"}, Dice(1))
+    view = SimpleNamespace(state=state, side="allied", choices=R.choices(state, "allied"))
+    assert PlannerBot().choose(view) == {"do": "replace", "piece": "B"}  # type: ignore[arg-type]
+
+
 def test_reinforcements_arrive_within_five_of_the_entry_and_not_within_three_of_an_enemy() -> None:
-    """5.11 DEPLOY SCENARIO REINFORCEMENTS."""
+    """5.11 DEPLOY SCENARIO REINFORCEMENTS: the owner places each arriving unit (G13) on
+    a free hex within 5 of the entry and more than 3 from every enemy."""
     state = ground(unit("A", "0820"), unit("G", "0920", "german"), **{"allied-entry": (BOARD.hex_of("0922"),)})
     state.boxes["turn-2"] = [unit("R", "0101")]
-    R._deploy(state)
-    h = at(state, "R").hex
-    assert cb.distance(h, BOARD.hex_of("0922")) <= 5 and cb.distance(h, BOARD.hex_of("0920")) > 3
+    offered: list[str] = []
+
+    def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        offered.extend(c["to"] for c in choices)
+        return choices[-1]
+
+    reinforce(state, pick)
+    assert len(offered) > 3
+    for label in offered:
+        h = BOARD.hex_of(label)
+        assert cb.distance(h, BOARD.hex_of("0922")) <= 5 and cb.distance(h, BOARD.hex_of("0920")) > 3
+    assert BOARD.label(at(state, "R").hex) == offered[-1]
+
+
+def test_a_reinforcement_with_no_legal_hex_waits_a_turn() -> None:
+    """5.11 (G13, project's choice): with no free hex within 5 of the entry and more
+    than 3 from every enemy, the arriving unit waits for the next turn."""
+    from tabletop.games.devil_dogs.keywords import COMPASS_VECTORS
+    from tabletop.hexgrid import Hex
+
+    entry = BOARD.hex_of("1015")
+    foes = [entry] + [Hex(entry.q + 4 * v.q, entry.r + 4 * v.r) for v in COMPASS_VECTORS.values()]
+    pieces = [unit(f"G{i}", BOARD.label(h), "german") for i, h in enumerate(foes) if BOARD.grid.contains(h)]
+    state = ground(unit("A", "0820"), *pieces, **{"allied-entry": (entry,)})
+    state.boxes["turn-2"] = [unit("R", "0101")]
+    assert R.entry_spots(state, "allied") == []
+    lines = reinforce(state)
+    assert "R finds no room to enter and waits (5.11)" in lines and state.where("R") == "turn-3"
 
 
 # --- victory (G5, the project's choice) --------------------------------------------------------------

@@ -253,7 +253,7 @@ class DevilDogsRules(WordsFromModule):
             return str(state.map.piece(left[0]).side) if left else "auto"
         if state.phase == "activate" and state.marks.get("chooser"):
             return state.marks["chooser"][0]
-        if state.phase == "execute":
+        if state.phase in ("execute", "reinforce"):
             steps = queue(state)
             if steps and self._player_step(state, steps[0]):
                 return str(steps[0]["side"])
@@ -347,7 +347,12 @@ class DevilDogsRules(WordsFromModule):
                 return dict(END_PHASE)
             return None if self._player_step(state, steps[0]) else {"do": "resolve"}
         if phase == "reinforce":
-            return {"do": "reinforce"} if state.track("reinforced") != state.turn else dict(END_PHASE)
+            if state.track("reinforced") != state.turn:
+                return {"do": "reinforce"}
+            steps = queue(state)
+            if not steps:
+                return dict(END_PHASE)
+            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
         return None
 
     def _player_step(self, state: GameState, step: Step) -> bool:
@@ -356,6 +361,10 @@ class DevilDogsRules(WordsFromModule):
             return any(state.where(m) is None for m in step.get("movers", []))
         if step["t"] == "hits":
             return bool(hit_choices(state, step))
+        if step["t"] == "usmc":
+            return bool(self._usmc_choices(state, step))
+        if step["t"] == "place":
+            return bool(self._place_choices(state, step))
         if step["t"] == "kw":
             return bool(kw.options(state, step))
         return False
@@ -383,6 +392,9 @@ class DevilDogsRules(WordsFromModule):
         if phase == "activate":
             left = [s for s in sectors(state) if s not in state.marks.get("done", [])]
             return [{"do": "activate", "sector": s} for s in left]
+        if phase == "reinforce":
+            step = queue(state)[0]
+            return self._usmc_choices(state, step) if step["t"] == "usmc" else self._place_choices(state, step)
         if phase == "execute":
             step = queue(state)[0]
             if step["t"] == "move":
@@ -474,13 +486,18 @@ class DevilDogsRules(WordsFromModule):
             lines = self._activate(state, str(action["sector"]))
         elif do in ("move", "stay"):
             lines = self._move(state, action)
+        elif do in ("replace", "place"):
+            steps = queue(state)
+            step = steps.pop(0)
+            lines = self._replace(state, step, action) if do == "replace" else self._place(state, action)
+            set_queue(state, steps)
         elif do == "hit":
             steps = queue(state)
             lines = self._hits(state, steps.pop(0), steps, str(action["piece"]))
             set_queue(state, steps)
         elif do == "resolve":
             lines = self._resolve(state, dice)
-        elif do in ("target", "rally", "skip", "barrage", "repeat", "misdirect", "reinforce-kw"):
+        elif do in ("target", "rally", "skip", "barrage", "second", "repeat", "misdirect", "reinforce-kw"):
             lines = self._keyword(state, action, dice)
         elif do == "reinforce":
             lines = self._reinforce(state)
@@ -636,6 +653,16 @@ class DevilDogsRules(WordsFromModule):
             lines += self._mg(state, step, steps)
         elif t == "hits":
             lines += self._hits(state, step, steps, None)
+        elif t == "usmc":
+            lines.append(f"no USMC replacement for the {step['regiment']} this turn")
+        elif t == "reorganize":
+            lines += self._reorganize(state)
+        elif t == "deploy":
+            steps[0:0] = self._place_steps(state)
+        elif t == "place":
+            lines += self._wait(state, str(step["piece"]))
+        elif t == "end-turn":
+            lines += self._end_turn(state)
         elif t == "fire":
             lines += self._fire(state, step, steps)
         elif t == "sector-done":
@@ -735,8 +762,19 @@ class DevilDogsRules(WordsFromModule):
     # -- reinforcements and the end of the turn (5.11) ----------------------------------------
 
     def _reinforce(self, state: GameState) -> list[str]:
+        """5.11 in order: withdrawals (1.2), fresh USMC troops (a choice per regiment),
+        reorganization, the arrivals (each placed by its owner), then the turn's end."""
         state.tracks["reinforced"] = state.turn
-        lines = self._withdraw(state) + self._replacements(state) + self._reorganize(state) + self._deploy(state)
+        lines = self._withdraw(state)
+        steps: list[Step] = [
+            {"t": "usmc", "side": ALLIED, "regiment": r} for r in sorted(self._usmc_regiments(state))
+        ]
+        steps += [{"t": "reorganize"}, {"t": "deploy"}, {"t": "end-turn"}]
+        set_queue(state, steps)
+        return lines
+
+    def _end_turn(self, state: GameState) -> list[str]:
+        """G7: the sector cards are discarded; the turn's marks cleared; the last turn ends the game."""
         for side in SIDES:
             for entry in state.marks.pop(f"cards-{side}", []):
                 state.decks[side].discard(entry.split(":", 1)[1])  # G7: sector cards discarded
@@ -744,21 +782,11 @@ class DevilDogsRules(WordsFromModule):
             state.marks.pop(f"kw-{side}", None)
             state.marks.pop(f"dead-{side}", None)
             state.tracks.pop(f"entrench-{side}", None)
-        for key in (
-            "chits",
-            "revealed",
-            "done",
-            "active",
-            "chooser",
-            "effects",
-            "damaged",
-            "pinned-now",
-            "combats",
-        ):
+        for key in ("chits", "revealed", "done", "active", "chooser", "effects", "damaged", "pinned-now", "combats"):
             state.marks.pop(key, None)
         if state.turn >= state.track("turns"):
             state.tracks["over"] = 1
-        return lines
+        return []
 
     def _withdraw(self, state: GameState) -> list[str]:
         """1.2 UNIT REMOVAL TOKEN: a unit whose `withdraw` turn this is leaves the map at
@@ -771,10 +799,9 @@ class DevilDogsRules(WordsFromModule):
                 lines.append(f"{p.id} withdraws from the battle (1.2 UNIT REMOVAL TOKEN)")
         return lines
 
-    def _replacements(self, state: GameState) -> list[str]:
-        """5.11 FRESH USMC TROOPS (project's choice of target): per USMC regiment, the
-        most damaged unit not next to the enemy is restored, while points last."""
-        lines = []
+    def _usmc_regiments(self, state: GameState) -> dict[str, list[Piece]]:
+        """5.11 FRESH USMC TROOPS: per USMC regiment, its units a point may restore: hurt
+        or pinned, not next to the enemy."""
         by_regiment: dict[str, list[Piece]] = {}
         for p in units(state, ALLIED):
             if (
@@ -783,16 +810,28 @@ class DevilDogsRules(WordsFromModule):
                 and not cb.adjacent_enemy(state, p)
             ):
                 by_regiment.setdefault(str(p.attr("regiment", "usmc")), []).append(p)
-        for regiment, hurt in sorted(by_regiment.items()):
-            if state.track("usmc-points") <= 0:
-                break
-            p = min(hurt, key=lambda u: (u.steps, u.id))
-            state.map.update(replace(p, steps=cb.full_steps(p), status=p.status - {PINNED}))
-            state.tracks["usmc-points"] -= 1
-            lines.append(
-                f"a USMC replacement point restores {p.id} ({regiment}; {state.track('usmc-points')} left, 5.11)"
-            )
-        return lines
+        return by_regiment
+
+    def _usmc_choices(self, state: GameState, step: Step) -> list[Action]:
+        """P7 (project's choice of moment): the US player restores one unit of the
+        regiment, or saves the point; nothing to choose once the 12 points are spent."""
+        if state.track("usmc-points") <= 0:
+            return []
+        hurt = self._usmc_regiments(state).get(str(step["regiment"]), [])
+        if not hurt:
+            return []
+        out: list[Action] = [{"do": "replace", "piece": p.id} for p in sorted(hurt, key=lambda u: u.id)]
+        return [*out, {"do": "replace", "piece": ""}]
+
+    def _replace(self, state: GameState, step: Step, action: Action) -> list[str]:
+        if not action.get("piece"):
+            return [f"the US player saves the replacement point of the {step['regiment']} (5.11)"]
+        p = state.map.piece(str(action["piece"]))
+        state.map.update(replace(p, steps=cb.full_steps(p), status=p.status - {PINNED}))
+        state.tracks["usmc-points"] -= 1
+        return [
+            f"a USMC replacement point restores {p.id} ({step['regiment']}; {state.track('usmc-points')} left, 5.11)"
+        ]
 
     def _reorganize(self, state: GameState) -> list[str]:
         """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; infantry
@@ -810,48 +849,66 @@ class DevilDogsRules(WordsFromModule):
                     n -= 1
         return lines
 
-    def _deploy(self, state: GameState) -> list[str]:
-        """5.11 DEPLOY: next turn's reinforcements within 5 of their entry, never within
-        3 of an enemy in that sector (G13: the nearest such hex by label, project's
-        choice); the scenario-initiative player first. With no hex they wait a turn."""
+    def _place_steps(self, state: GameState) -> list[Step]:
+        """5.11 DEPLOY: next turn's reinforcements, one step a unit, the
+        scenario-initiative player's first."""
         nxt = f"turn-{state.turn + 1}"
-        lines = []
-        order = (scenario_initiative(state), other(scenario_initiative(state)))
-        f = figures()
-        for side in order:
-            for p in [q for q in state.box(nxt) if q.side == side]:
-                spot = self._entry_spot(state, side, f.reinforcement_radius, f.reinforcement_gap)
-                if spot is None:
-                    lines.append(f"{p.id} finds no room to enter and waits (5.11)")
-                    state.boxes[nxt].remove(p)
-                    state.boxes.setdefault(f"turn-{state.turn + 2}", []).append(p)
-                    continue
-                state.from_box(nxt, p.id, spot)
-                lines.append(f"{p.id} arrives at {state.board.label(spot)} (5.11)")
-        if nxt in state.boxes and not state.boxes[nxt]:
-            del state.boxes[nxt]
-        return lines
+        first = scenario_initiative(state)
+        return [
+            {"t": "place", "side": side, "piece": p.id, "box": nxt}
+            for side in (first, other(first))
+            for p in state.box(nxt)
+            if p.side == side
+        ]
 
-    def _entry_spot(self, state: GameState, side: str, radius: int, gap: int) -> Hex | None:
+    def _entry_hexes(self, state: GameState, side: str) -> list[Hex]:
         board = state.board
         labels = state.marks.get(f"entry-{side}")
         if labels:
-            entries = [board.hex_of(x) for x in labels]
-        else:
-            edge = board.regions["edge-allied" if side == ALLIED else "edge-german"].hexes
-            inside = set().union(*(cb.sector_hexes(state, s) for s in sectors(state)))
-            entries = sorted((h for h in edge if h in inside), key=board.label)
+            return [board.hex_of(x) for x in labels]
+        edge = board.regions["edge-allied" if side == ALLIED else "edge-german"].hexes
+        inside = set().union(*(cb.sector_hexes(state, s) for s in sectors(state)))
+        return sorted((h for h in edge if h in inside), key=board.label)
+
+    def entry_spots(self, state: GameState, side: str) -> list[tuple[int, str, Hex]]:
+        """5.11 (G13): the free hexes within 5 of an entry and more than 3 from every
+        enemy, each with its distance to the nearest entry, nearest first then by label."""
+        f = figures()
+        entries = self._entry_hexes(state, side)
         foes = [p.hex for p in units(state, other(side))]
-        best: tuple[int, str, Hex] | None = None
-        for e in entries:
-            for h in board.terrain:
-                d = distance(h, e)
-                if d > radius or state.map.units_at(h) or any(distance(h, x) <= gap for x in foes):
-                    continue
-                key = (d, board.label(h), h)
-                if best is None or key < best:
-                    best = key
-        return best[2] if best is not None else None
+        out = []
+        for h in state.board.terrain:
+            d = min((distance(h, e) for e in entries), default=99)
+            if d > f.reinforcement_radius or state.map.units_at(h):
+                continue
+            if any(distance(h, x) <= f.reinforcement_gap for x in foes):
+                continue
+            out.append((d, state.board.label(h), h))
+        return sorted(out)
+
+    def _place_choices(self, state: GameState, step: Step) -> list[Action]:
+        """G13: the owner places the arriving unit on any legal entry hex."""
+        return [{"do": "place", "piece": step["piece"], "to": label} for _d, label, _h in self.entry_spots(state, str(step["side"]))]
+
+    def _place(self, state: GameState, action: Action) -> list[str]:
+        pid, to = str(action["piece"]), str(action["to"])
+        state.from_box(f"turn-{state.turn + 1}", pid, state.board.hex_of(to))
+        self._drop_empty_box(state)
+        return [f"{pid} arrives at {to} (5.11)"]
+
+    def _wait(self, state: GameState, pid: str) -> list[str]:
+        """5.11 (G13): with no legal hex the unit waits a turn."""
+        nxt = f"turn-{state.turn + 1}"
+        piece = next(p for p in state.box(nxt) if p.id == pid)
+        state.boxes[nxt].remove(piece)
+        state.boxes.setdefault(f"turn-{state.turn + 2}", []).append(piece)
+        self._drop_empty_box(state)
+        return [f"{pid} finds no room to enter and waits (5.11)"]
+
+    def _drop_empty_box(self, state: GameState) -> None:
+        nxt = f"turn-{state.turn + 1}"
+        if nxt in state.boxes and not state.boxes[nxt]:
+            del state.boxes[nxt]
 
     # -- victory (G5) --------------------------------------------------------------------------
 
