@@ -6,8 +6,8 @@ and readings A1-A9) and the choices the rules give the player rather than the pr
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
