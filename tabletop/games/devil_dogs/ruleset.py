@@ -57,6 +57,9 @@ SEQUENCE = (
 )
 CHIT_SIDE = {"US": ALLIED, "GE": GERMAN}
 WITHDRAWN = "withdrawn"  # the box of units withdrawn by their scenario (1.2)
+#: the phases where a side sees its hand and face-down cards in the window: it draws and
+#: assigns them (5.1, 5.2), sets its orders (5.4) and picks a sector to activate (5.6)
+PRIVATE_PHASES = ("draw", "assign", "orders", "activate")
 Step = dict[str, Any]
 _policy = DevilDogsMovePolicy()
 
@@ -269,6 +272,14 @@ class DevilDogsRules(WordsFromModule):
             if f"orders-{side}" not in state.marks:
                 return side
         return None
+
+    def handoff(self, state: GameState, side: str) -> bool:
+        """Hot-seat: cover the screen before it passes to ``side`` only where it shows
+        that side's secret cards (PRIVATE_PHASES); while mortars fire and sectors are
+        carried out the window shows what both players may see (window.py), so the
+        many changes of hands there need no cover."""
+        del side
+        return state.phase in PRIVATE_PHASES
 
     def view(self, state: GameState, side: str) -> GameState:
         """What ``side`` may know (5.2, 5.7): the other hand, every deck's order and the

@@ -2,6 +2,8 @@
 
 - ``hand``: the cards of the side at the screen, each with its three orders (5.1, 5.2);
   the opponent's hand is never given to the extras (only ``seen``, the side's view).
+  Its own hand and face-down cards show only in PRIVATE_PHASES (5.1-5.4, 5.6): the
+  hot-seat screen is covered there and nowhere else (``DevilDogsRules.handoff``).
 - ``sectors``: each sector's card space: the cards face down ("?") until revealed
   (5.2, 5.7), the order indicators, the sector chit, and whether it was activated.
 - ``initiative``: the track's position and band, its pool (5.3.1), battlefield
@@ -27,7 +29,7 @@ from . import ruleset as ro
 from .choices import choices
 from .combat import DEAD, SIDES
 from .data import ORDERS, card_index, figures
-from .ruleset import card_of, order_of, pairs, sector_initiative, sectors, victory_points
+from .ruleset import PRIVATE_PHASES, card_of, order_of, pairs, sector_initiative, sectors, victory_points
 
 
 class DevilDogsExtras(NoExtras):
@@ -75,6 +77,10 @@ def hits_overlay(state: GameState) -> Overlay:
 def hand_panel(state: GameState, side: str) -> Panel:
     """5.1: the side's own hand, every order of every card."""
     rows: list[Row] = []
+    if state.phase not in PRIVATE_PHASES:
+        n = len(state.hands.get(side, []))
+        rows.append(Row(f"{n} card(s) in hand: shown at 5.1-5.4 and 5.6 (hot-seat: the table is public now)", "dim"))
+        return Panel("hand", f"Your hand ({side})", rows)
     for card_id in state.hands.get(side, []):
         card = card_index().get(card_id)
         if card is None:
@@ -107,7 +113,7 @@ def sector_panel(state: GameState, side: str | None) -> Panel:
                 rows.append(Row(f"  {s}: no card yet", "dim"))
                 continue
             card = card_index().get(card_id)
-            face_up = sector in shown or s == side
+            face_up = sector in shown or (s == side and state.phase in PRIVATE_PHASES)
             what = order or "order not set"
             if face_up and card is not None:
                 text = f"  {s}: {card.id} {what}" + (f": {card.order(order).text()}" if order else "")
