@@ -491,3 +491,16 @@ def test_line_of_sight_keeps_its_direction_a_slope_sees_out_but_not_in() -> None
     a, b = BOARD.hex_of("0608"), BOARD.hex_of("0307")
     assert cb.sees(state.map, a, b) is True
     assert cb.sees(state.map, b, a) is False
+
+
+def test_a_sector_once_activated_is_not_offered_again_before_it_is_carried_out() -> None:
+    """5.6: one activation, then the sector is carried out; the next chooser picks only
+    after it (found playing in the window: the other side could activate it again)."""
+    state = ground(unit("A", "0820"), unit("G", "0810", "german"))
+    state.tracks["bi"] = 0
+    state.phase = "activate"
+    R.begin_phase(state, Dice(1))
+    R.apply(state, {"do": "activate", "sector": "C"}, Dice(1))
+    assert R.actor(state) == "auto" and R.choices(state, "german") == []
+    assert R.refusal(state, {"do": "activate", "sector": "C"}) is not None
+    assert R.proposal(state) == {"do": "end-phase"}

@@ -255,7 +255,8 @@ class DevilDogsRules(WordsFromModule):
             left = state.marks.get("mortars", [])
             return str(state.map.piece(left[0]).side) if left else "auto"
         if state.phase == "activate" and state.marks.get("chooser"):
-            return state.marks["chooser"][0]
+            # 5.6: once a sector is chosen the rules end the phase; nobody chooses again
+            return "auto" if state.marks.get("active") else state.marks["chooser"][0]
         if state.phase in ("execute", "reinforce"):
             steps = queue(state)
             if steps and self._player_step(state, steps[0]):

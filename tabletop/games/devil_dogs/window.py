@@ -40,9 +40,9 @@ class DevilDogsExtras(NoExtras):
         if not state.marks.get("sectors"):
             return ()
         side = seen.side if isinstance(seen, SideView) else None
-        out = [initiative_panel(state), sector_panel(state, side)]
+        out = [sector_panel(state, side), initiative_panel(state)]  # short ones first: the hand may be long
         if side is not None:
-            out.insert(0, hand_panel(state, side))
+            out.append(hand_panel(state, side))
         active = state.marks.get("active")
         if active:
             out.append(combat_panel(state, active[0]))
