@@ -146,3 +146,18 @@ def test_render_draws_the_table_not_the_hand_off_screen(tmp_path: Path) -> None:
     surface = frame(app, (800, 500))
     colours = {tuple(surface.get_at((x, y)))[:3] for x in range(0, 800, 37) for y in range(0, 500, 23)}
     assert len(colours) > 10  # the map and its panels, not one flat cover with a line of text
+
+
+def test_the_log_names_no_card_when_both_sides_have_placed_theirs() -> None:
+    """5.2, 5.7: the cards stay face down after both sides have placed them; the log
+    (read by both players in hot-seat) said which card went where (found playing)."""
+    from tabletop.engine.game import seen_line
+
+    game = played_to(1, "orders")
+    lines = [line for e in game.entries for line in e.lines]
+    for side in ("allied", "german"):
+        foe = "german" if side == "allied" else "allied"
+        foe_cards = [e.split(":")[1] for e in game.state.marks[f"cards-{foe}"]]
+        seen = [x for x in (seen_line(m, side) for m in lines) if x is not None]
+        assert foe_cards and not any(c in line for line in seen for c in foe_cards), seen
+    assert "both players have made their choice" in lines

@@ -178,6 +178,8 @@ class PlannerBot:
             return choices[0]
         if do == "hit":  # G9: within a priority class, the unit with fewest steps left
             return min(choices, key=lambda a: cb.priority_key(state, state.map.piece(str(a["piece"]))))
+        if do == "barrage":  # the best aim; among equals the first by label
+            choices = sorted(choices, key=lambda a: str(a["at"]))
         return max(choices, key=lambda a: self._keyword_choice(state, side, a))
 
     # -- cards and orders (5.2, 5.4) -----------------------------------------------------------

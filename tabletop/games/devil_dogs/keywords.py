@@ -91,10 +91,15 @@ def options(state: GameState, step: Step) -> list[Action]:
     if name in BARRAGES and "first" in step:  # 9 BARRAGE 3: on a HIT, the player's direction
         first = board.hex_of(str(step["first"]))
         return [{"do": "second", "dir": n} for n in range(1, 7) if second_hex(state, first, n) is not None]
-    if name in BARRAGES:
+    if name in BARRAGES:  # any hex of the sector (9); those hitting most enemies listed first
+        foes = [p.hex for p in units(state, other(side))]
+
+        def hit(h: Hex) -> int:
+            return sum(1 for f in foes if distance(f, h) <= 1)
+
         return [
             {"do": "barrage", "at": board.label(h)}
-            for h in sorted(sector_hexes(state, sector), key=board.label)
+            for h in sorted(sector_hexes(state, sector), key=lambda h: (-hit(h), board.label(h)))
         ]
     if name == "Leadership":
         history = [k for k in state.marks.get(f"kw-{side}", []) if not k.startswith("Leadership")]

@@ -242,6 +242,12 @@ class DevilDogsRules(WordsFromModule):
             return SIDES
         return ()
 
+    def reveal_text(self, commits: Mapping[str, Action]) -> list[str]:
+        """5.2: the cards stay face down until their sector is revealed (5.7), so the
+        log names no card; the order indicators (5.4) are public and logged by apply."""
+        del commits
+        return ["both players have made their choice"]
+
     def reveal(self, state: GameState, commits: Mapping[str, Action], dice: Dice) -> list[str]:
         lines: list[str] = []
         for side in SIDES:
