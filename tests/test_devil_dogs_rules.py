@@ -337,7 +337,7 @@ def test_reorganization_rounds_german_up_by_three_and_us_down_by_two() -> None:
         cb.lose_steps(state, f"A{i}", 4, "german", [])
     for i in range(4):
         cb.lose_steps(state, f"G{i}", 3, "allied", [])
-    R._reorganize(state)
+    reinforce(state)
     back = {p.id for p in cb.units(state)}
     assert len(back & {"A0", "A1", "A2"}) == 1  # floor(3 / 2)
     assert len(back & {"G0", "G1", "G2", "G3"}) == 2  # ceil(4 / 3)
@@ -350,8 +350,26 @@ def test_no_reorganization_without_an_hq() -> None:
     state = ground(unit("A0", "0818"), unit("A1", "0918"), unit("G", "0810", "german"))
     cb.lose_steps(state, "A0", 4, "german", [])
     cb.lose_steps(state, "A1", 4, "german", [])
-    R._reorganize(state)
+    reinforce(state)
     assert state.where("A0") == state.where("A1") == "dead"
+
+
+def test_each_side_picks_which_dead_infantry_it_reconstitutes() -> None:
+    """5.11 REORGANIZATION: "select the appropriate number of units from those in the
+    Dead Pool": the side picks which (or fewer); only infantry is offered (no MG)."""
+    state = ground(unit("HQ", "0820", kind="hq"), unit("A0", "0618"), unit("A1", "0718"),
+                   unit("M", "0918", kind="machine-gun"), unit("G", "0810", "german"))  # fmt: skip
+    for ident in ("A0", "A1", "M"):
+        cb.lose_steps(state, ident, 4, "german", [])
+    offered: list[list[str]] = []
+
+    def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        offered.append([c["piece"] for c in choices])
+        return choices[1]
+
+    reinforce(state, pick)
+    assert offered == [["A0", "A1", ""]]  # floor(3 / 2) = 1 unit; the MG is not offered
+    assert state.where("A1") is None and state.where("A0") == "dead"
 
 
 def reinforce(state: GameState, pick: Any = None) -> list[str]:

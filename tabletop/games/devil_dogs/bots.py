@@ -174,6 +174,8 @@ class PlannerBot:
             if not real:
                 return choices[-1]
             return min(real, key=lambda a: (state.map.piece(str(a["piece"])).steps, str(a["piece"])))
+        if do == "reconstitute":  # 5.11: the first of the dead pool that can return
+            return choices[0]
         if do == "place":  # 5.11 (G13): the legal hex nearest an entry, then by label
             return choices[0]
         if do == "hit":  # G9: within a priority class, the unit with fewest steps left

@@ -383,6 +383,8 @@ class DevilDogsRules(WordsFromModule):
             return bool(self._usmc_choices(state, step))
         if step["t"] == "place":
             return bool(self._place_choices(state, step))
+        if step["t"] == "reorg":
+            return bool(self._reorg_choices(state, step))
         if step["t"] == "kw":
             return bool(kw.options(state, step))
         return False
@@ -412,6 +414,8 @@ class DevilDogsRules(WordsFromModule):
             return [{"do": "activate", "sector": s} for s in left]
         if phase == "reinforce":
             step = queue(state)[0]
+            if step["t"] == "reorg":
+                return self._reorg_choices(state, step)
             return self._usmc_choices(state, step) if step["t"] == "usmc" else self._place_choices(state, step)
         if phase == "execute":
             step = queue(state)[0]
@@ -504,10 +508,13 @@ class DevilDogsRules(WordsFromModule):
             lines = self._activate(state, str(action["sector"]))
         elif do in ("move", "stay"):
             lines = self._move(state, action)
-        elif do in ("replace", "place"):
+        elif do in ("replace", "place", "reconstitute"):
             steps = queue(state)
             step = steps.pop(0)
-            lines = self._replace(state, step, action) if do == "replace" else self._place(state, action)
+            if do == "reconstitute":
+                lines = self._reconstitute(state, step, action, steps)
+            else:
+                lines = self._replace(state, step, action) if do == "replace" else self._place(state, action)
             set_queue(state, steps)
         elif do == "hit":
             steps = queue(state)
@@ -674,7 +681,9 @@ class DevilDogsRules(WordsFromModule):
         elif t == "usmc":
             lines.append(f"no USMC replacement for the {step['regiment']} this turn")
         elif t == "reorganize":
-            lines += self._reorganize(state)
+            steps[0:0] = self._reorganize(state)
+        elif t == "reorg":
+            lines.append(f"{step['side']}: no destroyed infantry can return next to its HQ (5.11)")
         elif t == "deploy":
             steps[0:0] = self._place_steps(state)
         elif t == "place":
@@ -851,20 +860,39 @@ class DevilDogsRules(WordsFromModule):
             f"a USMC replacement point restores {p.id} ({step['regiment']}; {state.track('usmc-points')} left, 5.11)"
         ]
 
-    def _reorganize(self, state: GameState) -> list[str]:
-        """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; infantry
-        only, reduced, next to its HQ (none without one)."""
-        lines: list[str] = []
+    def _reorganize(self, state: GameState) -> list[Step]:
+        """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; each side
+        then picks that many of its dead infantry (a reorg step a side)."""
+        steps: list[Step] = []
         for side in SIDES:
             dead = state.marks.get(f"dead-{side}", [])
             per, rounding = figures().reorganize[side]
             n = math.ceil(len(dead) / per) if rounding == "up" else len(dead) // per
-            pool = [p for p in state.box(DEAD) if p.side == side and figures().kind(p) == "infantry"]
-            for p in pool:
-                if n <= 0:
-                    break
-                if kw.reconstitute(state, p.id, lines):
-                    n -= 1
+            if n > 0:
+                steps.append({"t": "reorg", "side": side, "left": n})
+        return steps
+
+    def _reorg_choices(self, state: GameState, step: Step) -> list[Action]:
+        """5.11: the side's destroyed infantry (no heavy weapons or HQ) that can return
+        reduced next to its regiment's HQ (none without one), in the dead pool's order;
+        or none ("may reconstitute")."""
+        side = str(step["side"])
+        pool = [
+            p for p in state.box(DEAD)
+            if p.side == side and figures().kind(p) == "infantry" and kw.hq_spot(state, p) is not None
+        ]  # fmt: skip
+        if not pool:
+            return []
+        return [*({"do": "reconstitute", "piece": p.id} for p in pool), {"do": "reconstitute", "piece": ""}]
+
+    def _reconstitute(self, state: GameState, step: Step, action: Action, steps: list[Step]) -> list[str]:
+        if not action.get("piece"):
+            return [f"{step['side']} reconstitutes no more units this turn (5.11)"]
+        lines: list[str] = []
+        kw.reconstitute(state, str(action["piece"]), lines)
+        step["left"] = int(step["left"]) - 1
+        if step["left"] > 0:
+            steps.insert(0, step)
         return lines
 
     def _place_steps(self, state: GameState) -> list[Step]:

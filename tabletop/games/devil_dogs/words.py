@@ -127,6 +127,8 @@ def describe(state: GameState, action: Action) -> str:
         return f"second barrage token 2 hexes toward compass {action['dir']} (9 BARRAGE, a HIT)"
     if do == "replace":
         return f"USMC replacement point on {action['piece']}" if action.get("piece") else "save the USMC point"
+    if do == "reconstitute":
+        return f"reconstitute {action['piece']}, reduced, next to its HQ (5.11)" if action.get("piece") else "no more"
     if do == "place":
         return f"{action['piece']} enters at {action['to']} (5.11)"
     card = card_index().get(str(action.get("card", "")))
