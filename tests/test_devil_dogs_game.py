@@ -75,7 +75,7 @@ def test_a_deck_of_the_wrong_size_is_refused(tmp_path: Path) -> None:
 def test_tables_print_the_ladders_contributions_pools_and_both_decks() -> None:
     """Issue 15 item 8: `tabletop tables devil-dogs`."""
     keys = [t.key for t in tables_of("devil_dogs")]
-    assert keys == ["ladders", "contributions", "initiative", "cards-allied", "cards-german"]
+    assert keys == ["ladders", "contributions", "initiative", "cards-allied", "cards-german", "choices"]
     decks = [t for t in tables_of("devil_dogs") if t.key.startswith("cards")]
     assert all(len(t.rows) == 30 for t in decks)
 

@@ -224,9 +224,13 @@ def test_barrage_two_tokens_hit_under_and_next_to_either_and_the_track_caps_at_f
     pieces = [unit(f"G{i}", BOARD.label(h), "german") for i, h in enumerate(around)]
     state = ground(unit("A", "0822"), *pieces)
     state.decks["allied"] = Deck(["US-01"])  # HIT: the second token at the player's choice
-    lines = run(state, step("Barrage"), {"do": "barrage", "at": "0812"})
+    s = step("Barrage")
+    run(state, s, {"do": "barrage", "at": "0812"})
+    assert all(at(state, p.id).steps == 3 for p in pieces)  # nothing lands before the choice
+    assert kw.options(state, s) == [{"do": "second", "dir": n} for n in range(1, 7)]  # 9 BARRAGE 3 (P8)
+    lines = run(state, s, {"do": "second", "dir": 4})
     hit = [p for p in pieces if cb.units(state) and at(state, p.id).steps < 3]
-    assert len(hit) == 7 and state.track("initiative") == 5 and "tokens at 0812" in " ".join(lines)
+    assert len(hit) == 7 and state.track("initiative") == 5 and "tokens at 0812, 0814" in " ".join(lines)
 
 
 def test_sausage_barrage_does_not_deviate_the_first_token() -> None:

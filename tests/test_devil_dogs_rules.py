@@ -47,6 +47,20 @@ def at(state: GameState, ident: str) -> Piece:
     return state.map.piece(ident)
 
 
+def drain(state: GameState, steps: list[dict[str, Any]]) -> list[str]:
+    """Carry out sector steps as the game would: the rules' own steps, and the first
+    choice offered wherever a player chooses."""
+    state.phase = "execute"
+    rs.set_queue(state, steps)
+    lines: list[str] = []
+    while rs.queue(state):
+        action = R.proposal(state)
+        if action is None:
+            action = R.choices(state, str(R.actor(state)))[0]
+        lines += R.apply(state, action, Dice(1))
+    return lines
+
+
 # --- 5.1-5.4: hands, sector cards, initiative, orders ---------------------------------------------
 
 
@@ -263,7 +277,7 @@ def test_mg_fire_hits_by_priority_with_a_minimum_of_one_step() -> None:
     """5.8 EXECUTE MG ACTION: CD on enemy units seen by a friendly unit in the sector;
     in woods 1 CD is not a step, yet one step is inflicted."""
     state = ground(unit("A", "0612"), unit("G", "0611", "german"))
-    lines = R._mg(state, {"side": "allied", "sector": "B", "mg": 1})
+    lines = drain(state, [{"t": "mg", "side": "allied", "sector": "B", "mg": 1}])
     assert at(state, "G").steps == 2 and "MG 1" in lines[0]
 
 
@@ -272,9 +286,13 @@ def test_combat_is_simultaneous_and_the_reactive_side_applies_first() -> None:
     if one would be destroyed first; the reactive player's damage is applied first."""
     state = ground(unit("A", "0820", steps=1), unit("G", "0821", "german", steps=1))
     state.marks.update({"chits": ["B:US", "C:S"], "combats": ['{"side": "allied", "x": 1}'], "active": ["B"]})
-    lines = R._combat(state, "B")
+    lines = drain(state, [{"t": "combat", "sector": "B"}])
     assert state.where("A") == "dead" and state.where("G") == "dead"
-    assert lines.index("german: 2 CD, 1 step(s) inflicted (7.1, 8.2)") < lines.index("allied: 2 CD, 1 step(s) inflicted (7.1, 8.2)")
+    assert "german: 2 CD on 1 unit(s) in range and sight (7.1, 8.2)" in lines
+    assert "allied: 2 CD on 1 unit(s) in range and sight (7.1, 8.2)" in lines
+    dead = [line for line in lines if "destroyed" in line]
+    assert dead[0].startswith("A ") and dead[1].startswith("G ")  # the reactive (German) damage first
+    assert state.marks["done"] == ["B"]
 
 
 def test_dual_combats_resolve_the_active_players_first() -> None:
@@ -282,7 +300,7 @@ def test_dual_combats_resolve_the_active_players_first() -> None:
     state = ground(unit("A", "0820"), unit("G", "0821", "german"))
     state.marks.update({"chits": ["B:GE", "C:S"], "active": ["B"],
                         "combats": ['{"side": "allied", "x": 1}', '{"side": "german", "x": 2}']})  # fmt: skip
-    lines = R._combat(state, "B")
+    lines = drain(state, [{"t": "combat", "sector": "B"}])
     starts = [line for line in lines if line.startswith("combat")]
     assert starts == ["combat 2 in sector B, started by german (7)", "combat 1 in sector B, started by allied (7)"]
 
@@ -319,7 +337,7 @@ def test_reorganization_rounds_german_up_by_three_and_us_down_by_two() -> None:
         cb.lose_steps(state, f"A{i}", 4, "german", [])
     for i in range(4):
         cb.lose_steps(state, f"G{i}", 3, "allied", [])
-    R._reorganize(state)
+    reinforce(state)
     back = {p.id for p in cb.units(state)}
     assert len(back & {"A0", "A1", "A2"}) == 1  # floor(3 / 2)
     assert len(back & {"G0", "G1", "G2", "G3"}) == 2  # ceil(4 / 3)
@@ -332,28 +350,105 @@ def test_no_reorganization_without_an_hq() -> None:
     state = ground(unit("A0", "0818"), unit("A1", "0918"), unit("G", "0810", "german"))
     cb.lose_steps(state, "A0", 4, "german", [])
     cb.lose_steps(state, "A1", 4, "german", [])
-    R._reorganize(state)
+    reinforce(state)
     assert state.where("A0") == state.where("A1") == "dead"
+
+
+def test_each_side_picks_which_dead_infantry_it_reconstitutes() -> None:
+    """5.11 REORGANIZATION: "select the appropriate number of units from those in the
+    Dead Pool": the side picks which (or fewer); only infantry is offered (no MG)."""
+    state = ground(unit("HQ", "0820", kind="hq"), unit("A0", "0618"), unit("A1", "0718"),
+                   unit("M", "0918", kind="machine-gun"), unit("G", "0810", "german"))  # fmt: skip
+    for ident in ("A0", "A1", "M"):
+        cb.lose_steps(state, ident, 4, "german", [])
+    offered: list[list[str]] = []
+
+    def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        offered.append([c["piece"] for c in choices])
+        return choices[1]
+
+    reinforce(state, pick)
+    assert offered == [["A0", "A1", ""]]  # floor(3 / 2) = 1 unit; the MG is not offered
+    assert state.where("A1") is None and state.where("A0") == "dead"
+
+
+def reinforce(state: GameState, pick: Any = None) -> list[str]:
+    """Step 11 (5.11) as the game plays it; ``pick(choices)`` makes each player choice
+    (default: the first offered)."""
+    state.phase = "reinforce"
+    lines = R.apply(state, {"do": "reinforce"}, Dice(1))
+    while rs.queue(state):
+        action = R.proposal(state)
+        if action is None:
+            offered = R.choices(state, str(R.actor(state)))
+            action = pick(offered) if pick else offered[0]
+        lines += R.apply(state, action, Dice(1))
+    return lines
 
 
 def test_fresh_usmc_troops_one_point_per_regiment_not_next_to_the_enemy() -> None:
     """5.11 FRESH USMC TROOPS: 12 points a game, one per USMC regiment a turn, never
-    on a unit next to the enemy; the unit returns to full strength."""
+    on a unit next to the enemy; the unit returns to full strength. The US player
+    picks the unit, or saves the point (P7)."""
     state = ground(unit("A", "0820", steps=2), unit("B", "0920", steps=1), unit("C", "0811", steps=1),
                    unit("G", "0810", "german"))  # fmt: skip
     assert state.track("usmc-points") == 12
-    R._replacements(state)
-    assert at(state, "B").steps == 4 and at(state, "A").steps == 2 and at(state, "C").steps == 1
+    offered: list[list[str]] = []
+
+    def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        offered.append([c["piece"] for c in choices])
+        return next(c for c in choices if c["piece"] == "A")
+
+    reinforce(state, pick)
+    assert offered == [["A", "B", ""]]  # C is next to the enemy; one regiment, one point
+    assert at(state, "A").steps == 4 and at(state, "B").steps == 1 and at(state, "C").steps == 1
     assert state.track("usmc-points") == 11
 
 
+def test_the_bot_spends_a_usmc_point_on_the_most_damaged_unit() -> None:
+    """5.11, P7: the planner restores the unit with fewest steps left."""
+    from tabletop.games.devil_dogs.bots import PlannerBot
+
+    state = ground(unit("A", "0820", steps=2), unit("B", "0920", steps=1), unit("G", "0810", "german"))
+    state.phase = "reinforce"
+    R.apply(state, {"do": "reinforce"}, Dice(1))
+    view = SimpleNamespace(state=state, side="allied", choices=R.choices(state, "allied"))
+    assert PlannerBot().choose(view) == {"do": "replace", "piece": "B"}  # type: ignore[arg-type]
+
+
 def test_reinforcements_arrive_within_five_of_the_entry_and_not_within_three_of_an_enemy() -> None:
-    """5.11 DEPLOY SCENARIO REINFORCEMENTS."""
+    """5.11 DEPLOY SCENARIO REINFORCEMENTS: the owner places each arriving unit (G13) on
+    a free hex within 5 of the entry and more than 3 from every enemy."""
     state = ground(unit("A", "0820"), unit("G", "0920", "german"), **{"allied-entry": (BOARD.hex_of("0922"),)})
     state.boxes["turn-2"] = [unit("R", "0101")]
-    R._deploy(state)
-    h = at(state, "R").hex
-    assert cb.distance(h, BOARD.hex_of("0922")) <= 5 and cb.distance(h, BOARD.hex_of("0920")) > 3
+    offered: list[str] = []
+
+    def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
+        offered.extend(c["to"] for c in choices)
+        return choices[-1]
+
+    reinforce(state, pick)
+    assert len(offered) > 3
+    for label in offered:
+        h = BOARD.hex_of(label)
+        assert cb.distance(h, BOARD.hex_of("0922")) <= 5 and cb.distance(h, BOARD.hex_of("0920")) > 3
+    assert BOARD.label(at(state, "R").hex) == offered[-1]
+
+
+def test_a_reinforcement_with_no_legal_hex_waits_a_turn() -> None:
+    """5.11 (G13, project's choice): with no free hex within 5 of the entry and more
+    than 3 from every enemy, the arriving unit waits for the next turn."""
+    from tabletop.games.devil_dogs.keywords import COMPASS_VECTORS
+    from tabletop.hexgrid import Hex
+
+    entry = BOARD.hex_of("1015")
+    foes = [entry] + [Hex(entry.q + 4 * v.q, entry.r + 4 * v.r) for v in COMPASS_VECTORS.values()]
+    pieces = [unit(f"G{i}", BOARD.label(h), "german") for i, h in enumerate(foes) if BOARD.grid.contains(h)]
+    state = ground(unit("A", "0820"), *pieces, **{"allied-entry": (entry,)})
+    state.boxes["turn-2"] = [unit("R", "0101")]
+    assert R.entry_spots(state, "allied") == []
+    lines = reinforce(state)
+    assert "R finds no room to enter and waits (5.11)" in lines and state.where("R") == "turn-3"
 
 
 # --- victory (G5, the project's choice) --------------------------------------------------------------
@@ -404,3 +499,26 @@ def test_the_rules_own_steps_offer_no_choices_to_auto() -> None:
     for phase in ("draw", "initiative", "mortar", "activate", "execute", "reinforce"):
         state.phase = phase
         assert R.choices(state, "auto") == []
+
+
+def test_line_of_sight_keeps_its_direction_a_slope_sees_out_but_not_in() -> None:
+    """7.1: a slope crossed blocks unless it is nearer the firer, so 0608 sees 0307 while
+    0307 does not see 0608 (slope 0508 halfway); asking one way first must not answer
+    the other (the sight cache once did, and combat targets followed the order asked)."""
+    state = ground(unit("A", "0820"), unit("G", "0810", "german"))
+    a, b = BOARD.hex_of("0608"), BOARD.hex_of("0307")
+    assert cb.sees(state.map, a, b) is True
+    assert cb.sees(state.map, b, a) is False
+
+
+def test_a_sector_once_activated_is_not_offered_again_before_it_is_carried_out() -> None:
+    """5.6: one activation, then the sector is carried out; the next chooser picks only
+    after it (found playing in the window: the other side could activate it again)."""
+    state = ground(unit("A", "0820"), unit("G", "0810", "german"))
+    state.tracks["bi"] = 0
+    state.phase = "activate"
+    R.begin_phase(state, Dice(1))
+    R.apply(state, {"do": "activate", "sector": "C"}, Dice(1))
+    assert R.actor(state) == "auto" and R.choices(state, "german") == []
+    assert R.refusal(state, {"do": "activate", "sector": "C"}) is not None
+    assert R.proposal(state) == {"do": "end-phase"}

@@ -113,3 +113,51 @@ def test_the_hits_overlay_marks_units_damaged_or_pinned_this_turn() -> None:
     damaged = set(game.state.marks.get("damaged", [])) | set(game.state.marks.get("pinned-now", []))
     on_map = {p.hex for p in game.state.map.pieces() if p.id in damaged}
     assert {m.hex for m in hits.marks} == on_map
+
+
+def test_hot_seat_covers_the_screen_only_where_a_side_sees_its_secret_cards() -> None:
+    """Issue 15 item 7 (hot-seat): the hand-off screen comes before 5.2, 5.4 and 5.6,
+    where a side sees its hand and face-down cards; while sectors are carried out the
+    panels show only what both may see, so no cover is needed at every change of hands."""
+    from tabletop.games.devil_dogs.ruleset import DevilDogsRules
+
+    rules = DevilDogsRules()
+    game = played_to(1, "execute")
+    assert not rules.handoff(game.state, "allied") and not rules.handoff(game.state, "german")
+    panels = {p.key: p for p in DevilDogsExtras().panels(seen_by(game, "allied"), None)}
+    hand = " ".join(rows(panels["hand"]))
+    assert "card(s) in hand" in hand and not any(c in hand for c in game.state.hands["allied"])
+    unrevealed = [e.split(":")[1] for e in game.state.marks["cards-allied"]
+                  if e.split(":")[0] not in game.state.marks.get("revealed", [])]  # fmt: skip
+    assert unrevealed and not any(c in " ".join(rows(panels["sectors"])) for c in unrevealed)
+    for phase in ("assign", "orders", "activate"):
+        game.state.phase = phase
+        assert rules.handoff(game.state, "german")
+
+
+def test_render_draws_the_table_not_the_hand_off_screen(tmp_path: Path) -> None:
+    """`tabletop render belleau-wood --extra sectors` draws the map (the hot-seat cover
+    is for people at a window, not for a picture)."""
+    from tabletop.ui.render import frame
+    from tabletop.ui.table import open_table
+
+    app = open_table("belleau-wood", seeded_dice=True)
+    assert app.handoff is not None  # two human sides with hidden hands: the window covers
+    surface = frame(app, (800, 500))
+    colours = {tuple(surface.get_at((x, y)))[:3] for x in range(0, 800, 37) for y in range(0, 500, 23)}
+    assert len(colours) > 10  # the map and its panels, not one flat cover with a line of text
+
+
+def test_the_log_names_no_card_when_both_sides_have_placed_theirs() -> None:
+    """5.2, 5.7: the cards stay face down after both sides have placed them; the log
+    (read by both players in hot-seat) said which card went where (found playing)."""
+    from tabletop.engine.game import seen_line
+
+    game = played_to(1, "orders")
+    lines = [line for e in game.entries for line in e.lines]
+    for side in ("allied", "german"):
+        foe = "german" if side == "allied" else "allied"
+        foe_cards = [e.split(":")[1] for e in game.state.marks[f"cards-{foe}"]]
+        seen = [x for x in (seen_line(m, side) for m in lines) if x is not None]
+        assert foe_cards and not any(c in line for line in seen for c in foe_cards), seen
+    assert "both players have made their choice" in lines

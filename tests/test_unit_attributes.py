@@ -241,7 +241,7 @@ def test_a_save_with_an_undeclared_attribute_is_refused_naming_the_field(tmp_pat
 def test_the_shipped_schema_cites_a_section_for_every_key() -> None:
     """Data over code: each declared key says what it is and where the text says so."""
     schema = schema_of("devil_dogs")
-    assert set(schema.units) == {"nation", "regiment", "battalion", "division"}
+    assert set(schema.units) == {"nation", "regiment", "battalion", "division", "withdraw"}
     for attribute in [*schema.units.values(), *schema.scenario.values()]:
         assert "(" in attribute.text and ")" in attribute.text, attribute
 

@@ -662,13 +662,22 @@ class Game:
         """Every secret choice of the step, shown and applied together."""
         commits = dict(state.secret)
         state.secret = {}
-        lines = ["revealed: " + "; ".join(f"{s}: {shown(a)}" for s, a in commits.items())]
+        lines = self._reveal_lines(commits)
         hook = getattr(self.rules, "reveal", None)
         if hook is not None:
             return lines + list(hook(state, commits, dice))
         for action in commits.values():
             lines += self.rules.apply(state, action, dice)
         return lines
+
+    def _reveal_lines(self, commits: dict[str, Action]) -> list[str]:
+        """The log's line for a reveal: every secret choice shown, unless the rules'
+        ``reveal_text(commits)`` says otherwise (choices that stay face down after the
+        step, as Devil Dogs' sector cards until their sector is revealed, 5.2, 5.7)."""
+        hook = getattr(self.rules, "reveal_text", None)
+        if hook is not None:
+            return list(hook(commits))
+        return ["revealed: " + "; ".join(f"{s}: {shown(a)}" for s, a in commits.items())]
 
     def _window_after(self, state: GameState, action: Action) -> list[str]:
         """Open, keep or close a reaction window after a rules action."""

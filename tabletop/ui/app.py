@@ -293,10 +293,20 @@ class App:
             return
         self.at_screen = side
         self.selected = None
-        game = self.play
         hot_seat = side is not None and len(self.humans()) > 1
-        if hot_seat and side is not None and game.view_state(side).to_json() != game.state.to_json():
+        if hot_seat and side is not None and self._needs_handoff(side):
             self.handoff = side
+
+    def _needs_handoff(self, side: str) -> bool:
+        """Whether the screen passing to ``side`` must be covered first: the rules'
+        optional ``handoff(state, side)`` hook says (a game whose hands are always
+        hidden needs it only where a side sees its secret cards), else whenever the
+        side's view hides anything."""
+        game = self.play
+        hook = getattr(game.rules, "handoff", None)
+        if hook is not None:
+            return bool(hook(game.state, side))
+        return game.view_state(side).to_json() != game.state.to_json()
 
     def hex_at_screen(self, sx: float, sy: float) -> Hex | None:
         """The hex drawn at a screen point; None off the map and where the dock covers

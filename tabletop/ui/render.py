@@ -36,6 +36,7 @@ def frame(app: App, size: tuple[int, int]) -> pygame.Surface:
     surface = pygame.Surface(size)
     app.camera.resize(*size)
     app.fit()
+    app.handoff = None  # a picture of the table, never the hot-seat cover over it
     app.update(0.0)
     app.draw(surface)
     return surface

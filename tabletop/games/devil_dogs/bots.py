@@ -21,6 +21,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
 from . import combat as cb
+from . import keywords as kw
 from .combat import ALLIED, PINNED, SIDES, in_sector, other, units
 from .data import Order, card_index, figures, parse_keyword
 from .ruleset import (
@@ -160,12 +161,27 @@ class PlannerBot:
             best = max(range(len(inner)), key=lambda i: self._commit_score(state, side, inner[i]))
             return choices[best]
         do = first.get("do")
+        if do in ("assign", "orders"):  # 5.4 optional rule: orders set in turn, not in secret
+            return max(choices, key=lambda a: self._commit_score(state, side, a))
         if do == "mortar":
             return max(choices, key=lambda a: self._blast(state, side, a.get("at"), 0.6))
         if do == "activate":
             return max(choices, key=lambda a: self._activation(state, side, str(a["sector"])))
         if do in ("move", "stay"):
             return self._move(state, side, choices)
+        if do == "replace":  # 5.11: the most damaged unit of the regiment (P7)
+            real = [a for a in choices if a["piece"]]
+            if not real:
+                return choices[-1]
+            return min(real, key=lambda a: (state.map.piece(str(a["piece"])).steps, str(a["piece"])))
+        if do == "reconstitute":  # 5.11: the first of the dead pool that can return
+            return choices[0]
+        if do == "place":  # 5.11 (G13): the legal hex nearest an entry, then by label
+            return choices[0]
+        if do == "hit":  # G9: within a priority class, the unit with fewest steps left
+            return min(choices, key=lambda a: cb.priority_key(state, state.map.piece(str(a["piece"]))))
+        if do == "barrage":  # the best aim; among equals the first by label
+            choices = sorted(choices, key=lambda a: str(a["at"]))
         return max(choices, key=lambda a: self._keyword_choice(state, side, a))
 
     # -- cards and orders (5.2, 5.4) -----------------------------------------------------------
@@ -259,6 +275,9 @@ class PlannerBot:
             return 0.0
         if do == "barrage":
             return self._blast(state, side, action["at"], 1.0)
+        if do == "second":  # 9 BARRAGE on a HIT (P8): most enemy and fewest friends under it
+            first = state.board.hex_of(str(queue(state)[0]["first"]))
+            return float(kw.second_worth(state, side, first, int(action["dir"])))
         if do == "target":
             piece = state.map.piece(str(action["piece"]))
             if piece.side == side:

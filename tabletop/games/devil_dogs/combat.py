@@ -51,10 +51,12 @@ _sight: dict[tuple[int, Hex, Hex], bool] = {}
 
 
 def sees(state: MapState, a: Hex, b: Hex) -> bool:
-    """Line of sight (7.1): woods, urban and occupied hexes block, adjacent hexes always see."""
+    """Line of sight (7.1) from ``a`` to ``b``: woods, urban and occupied hexes block,
+    adjacent hexes always see; a slope blocks unless nearer the firer, so the answer
+    for b to a may differ (the cache keeps the direction)."""
     if distance(a, b) <= 1:
         return True
-    key = (state.version, a, b) if a < b else (state.version, b, a)
+    key = (state.version, a, b)  # not symmetric: a slope sees out but not in (7.1)
     found = _sight.get(key)
     if found is None:
         if len(_sight) > 50_000:
@@ -193,6 +195,40 @@ def priority_key(state: GameState, piece: Piece) -> tuple[int, int, int, str]:
     return (int(defensive(state, piece.hex)), f.priority.get(f.kind(piece), 1), piece.steps, piece.id)
 
 
+def class_key(state: GameState, piece: Piece) -> tuple[int, int]:
+    """The priority class of a target (7.1): open before defensive, then its kind."""
+    return priority_key(state, piece)[:2]
+
+
+def hit_candidates(state: GameState, targets: list[Piece], cd: int, picked: list[str]) -> list[Piece]:
+    """7.1, 8.2 (G9): the units one of which takes the next step of ``cd`` combat damage
+    once ``picked`` are hit: the first priority class with a unit not yet hit, while
+    the CD left pays for a step there (1 in the open, 2 in a defensive hex); the minimum
+    of one step when nothing could be paid for; [] when no more steps can be assigned."""
+    if cd <= 0:
+        return []
+    paid = sum(2 if defensive(state, state.map.piece(p).hex) else 1 for p in picked)
+    rest = [t for t in targets if t.id not in picked]
+    if not rest:
+        return []
+    first = min(class_key(state, t) for t in rest)
+    group = sorted((t for t in rest if class_key(state, t) == first), key=lambda p: priority_key(state, p))
+    cost = 2 if first[0] else 1
+    if cd - paid >= cost or not picked:
+        return group
+    return []
+
+
+def hit_is_a_choice(state: GameState, group: list[Piece], cd: int, picked: list[str]) -> bool:
+    """Whether the inflicting player must choose within ``group`` (G9): only when the CD
+    left pays for fewer of its units than it holds (else every one is hit)."""
+    if len(group) < 2:
+        return False
+    paid = sum(2 if defensive(state, state.map.piece(p).hex) else 1 for p in picked)
+    cost = 2 if defensive(state, group[0].hex) else 1
+    return max(1 if not picked else 0, (cd - paid) // cost) < len(group)
+
+
 def allocate(state: GameState, targets: list[Piece], cd: int) -> list[str]:
     """The units that each lose one step to ``cd`` combat damage (7.1, 8.2): in priority
     order, one step per unit per source, 1 CD a step in the open and 2 in defensive
@@ -270,7 +306,14 @@ def combat_range(state: GameState, sector: str, side: str, x: int) -> int:
 
 
 def fire_plan(state: GameState, sector: str, side: str, x: int, initiator: str) -> tuple[int, list[str]]:
-    """``side``'s CD in a Combat X of this sector and the units it hits (7, 8.1, 8.2)."""
+    """``side``'s CD in a Combat X of this sector and the units it hits (7, 8.1, 8.2),
+    hit as the bot assigns them (fewest steps first within a class, G9)."""
+    cd, targets = fire_targets(state, sector, side, x, initiator)
+    return cd, allocate(state, targets, cd)
+
+
+def fire_targets(state: GameState, sector: str, side: str, x: int, initiator: str) -> tuple[int, list[Piece]]:
+    """``side``'s CD in a Combat X of this sector and the enemy units it may hit (7, 8.1)."""
     rng = combat_range(state, sector, side, x)
     mine = in_sector(state, sector, side)
     theirs = in_sector(state, sector, other(side))
@@ -295,4 +338,4 @@ def fire_plan(state: GameState, sector: str, side: str, x: int, initiator: str) 
         if hidden and f.kind(e) in ("machine-gun", "gun-pit") and not adjacent_enemy(state, e):
             continue
         targets.append(e)
-    return cd, allocate(state, targets, cd)
+    return cd, targets

@@ -255,6 +255,19 @@ def read_cards(path: Path = CARDS) -> dict[str, tuple[Card, ...]]:
 
 
 @dataclass(frozen=True)
+class RuleOption:
+    """An optional rule of the text, or a project reading offered beside the text's:
+    its default (the text's own reading) and what each value means."""
+
+    key: str
+    default: bool
+    section: str
+    text: str
+    without: str
+    with_: str
+
+
+@dataclass(frozen=True)
 class Figures:
     """Everything rules.yaml holds (see its comments for the sections)."""
 
@@ -279,6 +292,7 @@ class Figures:
     reinforcement_gap: int
     default_turns: int
     victory: dict[str, int]
+    options: dict[str, RuleOption]
 
     def band(self, position: int) -> str:
         """The band of the initiative track at ``position`` (G2)."""
@@ -299,7 +313,7 @@ def read_figures(path: Path = RULES) -> Figures:
     need = ("pools", "track", "barrage_track_cap", "cd", "adjacent_bonus", "priority", "defensive_terrain",
             "defensive_features", "kinds", "ladders", "mortar_range", "compass", "usmc_replacements",
             "reorganize", "sniper_range", "reinforcement_radius", "reinforcement_enemy_gap", "default_turns",
-            "victory")  # fmt: skip
+            "victory", "options")  # fmt: skip
     for key in need:
         if key not in data:
             raise DataError(path, 1, f"{key} is missing")
@@ -335,6 +349,15 @@ def read_figures(path: Path = RULES) -> Figures:
         raise DataError(path, data.key_lines["compass"], "compass must give the numbers 1-6")
     reorg = {str(k): (int(v[0]), str(v[1])) for k, v in data["reorganize"].items()}
     low, high = data["mortar_range"]
+    options = {}
+    for key, node in data["options"].items():
+        if not isinstance(node, dict) or set(node) != {"default", "section", "text", "without", "with"}:
+            raise DataError(path, data["options"].key_lines[key],
+                            f"options.{key} must give default, section, text, without and with")  # fmt: skip
+        if not isinstance(node["default"], bool):
+            raise DataError(path, data["options"].key_lines[key], f"options.{key}.default must be true or false")
+        options[str(key)] = RuleOption(str(key), node["default"], str(node["section"]), str(node["text"]),
+                                       str(node["without"]), str(node["with"]))  # fmt: skip
     return Figures(
         pools=pools,
         track_low=int(track["lowest"]),
@@ -357,6 +380,7 @@ def read_figures(path: Path = RULES) -> Figures:
         reinforcement_gap=int(data["reinforcement_enemy_gap"]),
         default_turns=int(data["default_turns"]),
         victory=whole_map("victory"),
+        options=options,
     )
 
 

@@ -88,10 +88,18 @@ def options(state: GameState, step: Step) -> list[Action]:
                 if cb.has_falter(p):
                     out.append({"do": "rally", "piece": p.id, "token": "falter"})
         return [*out, {"do": "skip"}] if out else []
-    if name in BARRAGES:
+    if name in BARRAGES and "first" in step:  # 9 BARRAGE 3: on a HIT, the player's direction
+        first = board.hex_of(str(step["first"]))
+        return [{"do": "second", "dir": n} for n in range(1, 7) if second_hex(state, first, n) is not None]
+    if name in BARRAGES:  # any hex of the sector (9); those hitting most enemies listed first
+        foes = [p.hex for p in units(state, other(side))]
+
+        def hit(h: Hex) -> int:
+            return sum(1 for f in foes if distance(f, h) <= 1)
+
         return [
             {"do": "barrage", "at": board.label(h)}
-            for h in sorted(sector_hexes(state, sector), key=board.label)
+            for h in sorted(sector_hexes(state, sector), key=lambda h: (-hit(h), board.label(h)))
         ]
     if name == "Leadership":
         history = [k for k in state.marks.get(f"kw-{side}", []) if not k.startswith("Leadership")]
@@ -216,8 +224,13 @@ def execute(
         step.setdefault("picked", []).append(piece.id)
         lines += pick(state, step, piece, action)
         return lines, len(step["picked"]) >= picks(step) or not options(state, step)
+    if name in BARRAGES and "first" in step:
+        first = state.board.hex_of(str(step["first"]))
+        second = second_hex(state, first, int(action["dir"])) if do == "second" else None
+        return barrage_damage(state, step, [first] + ([second] if second is not None else [])), True
     if name in BARRAGES:
-        return barrage(state, step, state.board.hex_of(str(action["at"])), dice), True
+        lines = barrage(state, step, state.board.hex_of(str(action["at"])), dice)
+        return lines, "first" not in step
     if name == "Leadership":
         if do == "repeat":
             k = parse_keyword(str(action["keyword"]))
@@ -364,9 +377,19 @@ def barrage(state: GameState, step: Step, first: Hex, dice: Dice) -> list[str]:
         lines.append(f"the first token deviates to {board.label(first)}")
     if name == "Gas Barrage":
         return lines + gas(state, side, first, dice)
-    second = _second_token(state, side, first, value)
-    centres = [first] + ([second] if second is not None else [])
-    lines.append("tokens at " + ", ".join(board.label(h) for h in centres))
+    if value == 0:  # a HIT: the second token's direction is the player's (9 BARRAGE 3, P8)
+        step["first"] = board.label(first)
+        lines.append("a HIT: the player places the second token two hexes away in a direction of his choice")
+        return lines
+    second = second_hex(state, first, value)
+    return lines + barrage_damage(state, step, [first] + ([second] if second is not None else []))
+
+
+def barrage_damage(state: GameState, step: Step, centres: list[Hex]) -> list[str]:
+    """9 BARRAGE 4: a step from every unit under or next to either token; the track
+    moves by the enemy's steps, at most 5."""
+    side = step["side"]
+    lines = ["tokens at " + ", ".join(state.board.label(h) for h in centres)]
     lost = 0
     for p in _under(state, centres):
         lost_here = cb.lose_steps(state, p.id, 1, side, lines, track=False)
@@ -379,27 +402,21 @@ def barrage(state: GameState, step: Step, first: Hex, dice: Dice) -> list[str]:
     return lines
 
 
-def _second_token(state: GameState, side: str, first: Hex, value: int) -> Hex | None:
-    """9 BARRAGE 3: two hexes from the first in the deviation's direction; on a HIT the
-    player's choice, made here as the direction hitting most enemy and fewest friendly
-    units (project's choice)."""
+def second_hex(state: GameState, first: Hex, n: int) -> Hex | None:
+    """9 BARRAGE 3: two hexes from the first token in compass direction ``n``; None off the map."""
+    v = compass(n)
+    h = Hex(first.q + 2 * v.q, first.r + 2 * v.r)
+    return h if state.board.grid.contains(h) else None
 
-    def land(n: int) -> Hex | None:
-        v = compass(n)
-        h = Hex(first.q + 2 * v.q, first.r + 2 * v.r)
-        return h if state.board.grid.contains(h) else None
 
-    if value:
-        return land(value)
-
-    def worth(n: int) -> tuple[int, int]:
-        h = land(n)
-        if h is None:
-            return (-99, -n)
-        hit = [p for p in _under(state, [h]) if p.hex not in {first, *neighbors(first)}]
-        return (sum(1 if p.side != side else -2 for p in hit), -n)
-
-    return land(max(range(1, 7), key=worth))
+def second_worth(state: GameState, side: str, first: Hex, n: int) -> int:
+    """What a second token in direction ``n`` adds (the bot's measure, P8): enemy units
+    newly under it, friendly ones counted twice against."""
+    h = second_hex(state, first, n)
+    if h is None:
+        return -99
+    hit = [p for p in _under(state, [h]) if p.hex not in {first, *neighbors(first)}]
+    return sum(1 if p.side != side else -2 for p in hit)
 
 
 def gas(state: GameState, side: str, at: Hex, dice: Dice) -> list[str]:

@@ -56,6 +56,10 @@ SEQUENCE = (
     Phase("reinforce", "Reinforcements", "auto", f"{GAME} 5.11"),
 )
 CHIT_SIDE = {"US": ALLIED, "GE": GERMAN}
+WITHDRAWN = "withdrawn"  # the box of units withdrawn by their scenario (1.2)
+#: the phases where a side sees its hand and face-down cards in the window: it draws and
+#: assigns them (5.1, 5.2), sets its orders (5.4) and picks a sector to activate (5.6)
+PRIVATE_PHASES = ("draw", "assign", "orders", "activate")
 Step = dict[str, Any]
 _policy = DevilDogsMovePolicy()
 
@@ -78,6 +82,24 @@ def bi_side(state: GameState) -> str:
 
 def attacker(state: GameState) -> str:
     return (state.marks.get("attacker") or [ALLIED])[0]
+
+
+def scenario_initiative(state: GameState) -> str:
+    """The scenario-initiative player (5.4 optional rule, 5.11); the attacker when the
+    scenario names none (project's choice)."""
+    return (state.marks.get("scenario-initiative") or [attacker(state)])[0]
+
+
+def option(state: GameState, key: str) -> bool:
+    """A rules.yaml option (the text's optional rules), as the scenario's options set it."""
+    value = state.options.get(key, figures().options[key].default)
+    return bool(value)
+
+
+def orders_first(state: GameState) -> str | None:
+    """5.4 (Optional: Scenario initiative player places tokens first): the side placing
+    its order indicators first, or None when both place them at once (the text's rule)."""
+    return scenario_initiative(state) if option(state, "orders-first") else None
 
 
 def sector_initiative(state: GameState, sector: str) -> str | None:
@@ -151,6 +173,27 @@ def refusal_penalty(state: GameState, piece: Piece, move: str, ends: list[Hex]) 
     return not (move == "ADV" and (piece.has(PINNED) or cb.adjacent_enemy(state, piece)))
 
 
+def hits_step(side: str, sector: str, cd: int, targets: list[Piece], source: str) -> Step:
+    """A damage source's assignment (7.1, G9): ``side`` picks the units hit."""
+    return {"t": "hits", "side": side, "sector": sector, "cd": cd, "source": source,
+            "targets": [p.id for p in targets], "picked": []}  # fmt: skip
+
+
+def step_candidates(state: GameState, step: Step) -> list[Piece]:
+    wanted = set(step["targets"])
+    on_map = [p for p in units(state) if p.id in wanted]
+    return cb.hit_candidates(state, on_map, int(step["cd"]), step["picked"])
+
+
+def hit_choices(state: GameState, step: Step) -> list[Action]:
+    """G9: the units of the priority class the inflicting player picks from, when the
+    CD cannot hit them all; [] when the rules need no choice."""
+    group = step_candidates(state, step)
+    if not cb.hit_is_a_choice(state, group, int(step["cd"]), step["picked"]):
+        return []
+    return [{"do": "hit", "piece": p.id} for p in group]
+
+
 # --- the ruleset ------------------------------------------------------------------------------
 
 
@@ -175,6 +218,7 @@ class DevilDogsRules(WordsFromModule):
         state.marks["sectors"] = list(game.get("sectors") or ["B", "C"])
         state.marks["objectives"] = [board.label(h) for h in game.get("objectives", ())]
         state.marks["attacker"] = [str(game.get("attacker", ALLIED))]
+        state.marks["scenario-initiative"] = [str(game.get("scenario-initiative", attacker(state)))]
         state.tracks["initiative"] = int(game.get("initiative", 0))
         state.tracks["turns"] = int(getattr(scenario, "turns", None) or figures().default_turns)
         state.tracks["usmc-points"] = figures().usmc_replacements
@@ -194,9 +238,15 @@ class DevilDogsRules(WordsFromModule):
         """5.2 and 5.4: both sides choose at once, face down."""
         if state.phase == "assign" and "cards-allied" not in state.marks:
             return SIDES
-        if state.phase == "orders" and "orders-allied" not in state.marks:
+        if state.phase == "orders" and "orders-allied" not in state.marks and orders_first(state) is None:
             return SIDES
         return ()
+
+    def reveal_text(self, commits: Mapping[str, Action]) -> list[str]:
+        """5.2: the cards stay face down until their sector is revealed (5.7), so the
+        log names no card; the order indicators (5.4) are public and logged by apply."""
+        del commits
+        return ["both players have made their choice"]
 
     def reveal(self, state: GameState, commits: Mapping[str, Action], dice: Dice) -> list[str]:
         lines: list[str] = []
@@ -205,17 +255,38 @@ class DevilDogsRules(WordsFromModule):
         return lines
 
     def actor(self, state: GameState) -> str | None:
+        if state.phase == "orders" and orders_first(state) is not None:
+            return self._orders_actor(state)
         if state.phase == "mortar":
             left = state.marks.get("mortars", [])
             return str(state.map.piece(left[0]).side) if left else "auto"
         if state.phase == "activate" and state.marks.get("chooser"):
-            return state.marks["chooser"][0]
-        if state.phase == "execute":
+            # 5.6: once a sector is chosen the rules end the phase; nobody chooses again
+            return "auto" if state.marks.get("active") else state.marks["chooser"][0]
+        if state.phase in ("execute", "reinforce"):
             steps = queue(state)
             if steps and self._player_step(state, steps[0]):
                 return str(steps[0]["side"])
             return "auto"
         return None
+
+    def _orders_actor(self, state: GameState) -> str | None:
+        """5.4 optional rule: the scenario-initiative player sets his indicators, then
+        the other, who sees them (they lie face up)."""
+        first = orders_first(state)
+        assert first is not None
+        for side in (first, other(first)):
+            if f"orders-{side}" not in state.marks:
+                return side
+        return None
+
+    def handoff(self, state: GameState, side: str) -> bool:
+        """Hot-seat: cover the screen before it passes to ``side`` only where it shows
+        that side's secret cards (PRIVATE_PHASES); while mortars fire and sectors are
+        carried out the window shows what both players may see (window.py), so the
+        many changes of hands there need no cover."""
+        del side
+        return state.phase in PRIVATE_PHASES
 
     def view(self, state: GameState, side: str) -> GameState:
         """What ``side`` may know (5.2, 5.7): the other hand, every deck's order and the
@@ -276,6 +347,8 @@ class DevilDogsRules(WordsFromModule):
         phase = state.phase
         if phase == "draw":
             return {"do": "draw"} if state.track("drawn") != state.turn else dict(END_PHASE)
+        if phase == "orders" and orders_first(state) is not None and self._orders_actor(state):
+            return None
         if phase in ("assign", "orders"):
             return dict(END_PHASE)
         if phase == "initiative":
@@ -292,13 +365,26 @@ class DevilDogsRules(WordsFromModule):
                 return dict(END_PHASE)
             return None if self._player_step(state, steps[0]) else {"do": "resolve"}
         if phase == "reinforce":
-            return {"do": "reinforce"} if state.track("reinforced") != state.turn else dict(END_PHASE)
+            if state.track("reinforced") != state.turn:
+                return {"do": "reinforce"}
+            steps = queue(state)
+            if not steps:
+                return dict(END_PHASE)
+            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
         return None
 
     def _player_step(self, state: GameState, step: Step) -> bool:
         """Whether the head step waits for its side's choice."""
         if step["t"] == "move":
             return any(state.where(m) is None for m in step.get("movers", []))
+        if step["t"] == "hits":
+            return bool(hit_choices(state, step))
+        if step["t"] == "usmc":
+            return bool(self._usmc_choices(state, step))
+        if step["t"] == "place":
+            return bool(self._place_choices(state, step))
+        if step["t"] == "reorg":
+            return bool(self._reorg_choices(state, step))
         if step["t"] == "kw":
             return bool(kw.options(state, step))
         return False
@@ -311,7 +397,9 @@ class DevilDogsRules(WordsFromModule):
                 {"do": "assign", "side": side, "cards": dict(zip(sectors(state), combo, strict=True))}
                 for combo in itertools.permutations(hand, len(sectors(state)))
             ]
-        if phase == "orders" and "orders-allied" not in state.marks:
+        if phase == "orders" and f"orders-{side}" not in state.marks:
+            if orders_first(state) is not None and self._orders_actor(state) != side:
+                return []
             options = [legal_orders(state, side, s) for s in sectors(state)]
             return [
                 {"do": "orders", "side": side, "orders": dict(zip(sectors(state), combo, strict=True))}
@@ -324,10 +412,17 @@ class DevilDogsRules(WordsFromModule):
         if phase == "activate":
             left = [s for s in sectors(state) if s not in state.marks.get("done", [])]
             return [{"do": "activate", "sector": s} for s in left]
+        if phase == "reinforce":
+            step = queue(state)[0]
+            if step["t"] == "reorg":
+                return self._reorg_choices(state, step)
+            return self._usmc_choices(state, step) if step["t"] == "usmc" else self._place_choices(state, step)
         if phase == "execute":
             step = queue(state)[0]
             if step["t"] == "move":
                 return self._move_choices(state, step)
+            if step["t"] == "hits":
+                return hit_choices(state, step)
             return kw.options(state, step)
         return []
 
@@ -413,9 +508,21 @@ class DevilDogsRules(WordsFromModule):
             lines = self._activate(state, str(action["sector"]))
         elif do in ("move", "stay"):
             lines = self._move(state, action)
+        elif do in ("replace", "place", "reconstitute"):
+            steps = queue(state)
+            step = steps.pop(0)
+            if do == "reconstitute":
+                lines = self._reconstitute(state, step, action, steps)
+            else:
+                lines = self._replace(state, step, action) if do == "replace" else self._place(state, action)
+            set_queue(state, steps)
+        elif do == "hit":
+            steps = queue(state)
+            lines = self._hits(state, steps.pop(0), steps, str(action["piece"]))
+            set_queue(state, steps)
         elif do == "resolve":
             lines = self._resolve(state, dice)
-        elif do in ("target", "rally", "skip", "barrage", "repeat", "misdirect", "reinforce-kw"):
+        elif do in ("target", "rally", "skip", "barrage", "second", "repeat", "misdirect", "reinforce-kw"):
             lines = self._keyword(state, action, dice)
         elif do == "reinforce":
             lines = self._reinforce(state)
@@ -568,26 +675,79 @@ class DevilDogsRules(WordsFromModule):
         elif t == "move":
             lines.append(f"{step['side']}: no unit to move")
         elif t == "mg":
-            lines += self._mg(state, step)
+            lines += self._mg(state, step, steps)
+        elif t == "hits":
+            lines += self._hits(state, step, steps, None)
+        elif t == "usmc":
+            lines.append(f"no USMC replacement for the {step['regiment']} this turn")
+        elif t == "reorganize":
+            steps[0:0] = self._reorganize(state)
+        elif t == "reorg":
+            lines.append(f"{step['side']}: no destroyed infantry can return next to its HQ (5.11)")
+        elif t == "deploy":
+            steps[0:0] = self._place_steps(state)
+        elif t == "place":
+            lines += self._wait(state, str(step["piece"]))
+        elif t == "end-turn":
+            lines += self._end_turn(state)
+        elif t == "fire":
+            lines += self._fire(state, step, steps)
+        elif t == "sector-done":
+            state.marks.setdefault("done", []).append(step["sector"])
+            state.marks.pop("active", None)
+            if not step.get("fought"):
+                lines.append(f"sector {step['sector']}: no combat (5.9)")
         elif t == "kw":
             set_queue(state, steps)
             return self._keyword(state, {"do": "resolve"}, dice, step)
         elif t == "combat":
-            lines += self._combat(state, step["sector"])
+            lines += self._combat(state, step["sector"], steps)
         set_queue(state, steps)
         return lines
 
-    def _mg(self, state: GameState, step: Step) -> list[str]:
+    def _mg(self, state: GameState, step: Step, steps: list[Step]) -> list[str]:
         """5.8 EXECUTE MG ACTION: the MG number as CD on enemy units in the sector any
-        friendly unit there sees, by the priority chart; at least one step; not combat."""
+        friendly unit there sees, by the priority chart; at least one step; not combat.
+        The units hit are picked by the firing player within a class (G9: a hits step)."""
         side, sector = step["side"], step["sector"]
         cd = cb.halved(state, sector, int(step["mg"]))
         targets = cb.mg_targets(state, sector, side)
         if not targets:
             return [f"{side}: MG {step['mg']}: no enemy in sight in sector {sector} (5.8)"]
-        lines = [f"{side}: MG {step['mg']} in sector {sector} (5.8)"]
-        for pid in cb.allocate(state, targets, cd):
-            cb.lose_steps(state, pid, 1, side, lines)
+        steps.insert(0, hits_step(side, sector, cd, targets, f"MG {step['mg']}"))
+        return [f"{side}: MG {step['mg']} in sector {sector}: {cd} CD (5.8)"]
+
+    def _hits(self, state: GameState, step: Step, steps: list[Step], pick: str | None) -> list[str]:
+        """One source's damage (7.1, 8.2, G9): ``pick`` (the player's choice within a
+        priority class) joins the units hit, every unit the CD must hit without a
+        choice follows; once nothing more can be assigned each loses its step."""
+        if pick is not None:
+            step["picked"].append(pick)
+        while True:
+            group = step_candidates(state, step)
+            if not group or cb.hit_is_a_choice(state, group, int(step["cd"]), step["picked"]):
+                break
+            step["picked"].append(group[0].id)
+        if group:
+            steps.insert(0, step)
+            return []
+        lines: list[str] = []
+        for pid in step["picked"]:
+            cb.lose_steps(state, pid, 1, step["side"], lines)
+        return lines
+
+    def _fire(self, state: GameState, step: Step, steps: list[Step]) -> list[str]:
+        """7, 8.1: one Combat X: both sides' CD and targets worked out before either
+        applies (simultaneous); the reactive player's damage applied first (8.3)."""
+        sector, initiator, x, lead = step["sector"], str(step["side"]), int(step["x"]), str(step["lead"])
+        lines = [f"combat {x} in sector {sector}, started by {initiator} (7)"]
+        new: list[Step] = []
+        for s in (other(lead), lead):
+            cd, targets = cb.fire_targets(state, sector, s, x, initiator)
+            lines.append(f"{s}: {cd} CD on {len(targets)} unit(s) in range and sight (7.1, 8.2)")
+            if targets and cd > 0:
+                new.append(hits_step(s, sector, cd, targets, f"combat {x}"))
+        steps[0:0] = new
         return lines
 
     def _keyword(self, state: GameState, action: Action, dice: Dice, step: Step | None = None) -> list[str]:
@@ -614,34 +774,34 @@ class DevilDogsRules(WordsFromModule):
         deck.discards = []
         dice.shuffle(deck.cards)
 
-    def _combat(self, state: GameState, sector: str) -> list[str]:
-        """5.9, 7, 7.3, 8.1-8.3: each Combat X of the sector, the Active player's first
-        (else the battlefield-initiative player's); both sides' CD worked out before
-        either applies (simultaneous), the reactive player's damage applied first."""
+    def _combat(self, state: GameState, sector: str, steps: list[Step]) -> list[str]:
+        """5.9, 7.3, 8.1: each Combat X of the sector, the Active player's first (else
+        the battlefield-initiative player's), then the sector is done."""
         combats = [json.loads(c) for c in state.marks.pop("combats", [])]
         holder = sector_initiative(state, sector)
         lead = holder if holder is not None else bi_side(state)
         combats.sort(key=lambda c: c["side"] != lead)
-        lines: list[str] = []
-        for c in combats:
-            initiator, x = str(c["side"]), int(c["x"])
-            lines.append(f"combat {x} in sector {sector}, started by {initiator} (7)")
-            plans = {s: cb.fire_plan(state, sector, s, x, initiator) for s in SIDES}
-            reactive_first = (other(lead), lead)
-            for s in reactive_first:
-                cd, hits = plans[s]
-                lines.append(f"{s}: {cd} CD, {len(hits)} step(s) inflicted (7.1, 8.2)")
-                for pid in hits:
-                    cb.lose_steps(state, pid, 1, s, lines)
-        state.marks.setdefault("done", []).append(sector)
-        state.marks.pop("active", None)
-        return lines or [f"sector {sector}: no combat (5.9)"]
+        new: list[Step] = [{"t": "fire", "sector": sector, "side": c["side"], "x": c["x"], "lead": lead} for c in combats]
+        new.append({"t": "sector-done", "sector": sector, "fought": bool(combats)})
+        steps[0:0] = new
+        return []
 
     # -- reinforcements and the end of the turn (5.11) ----------------------------------------
 
     def _reinforce(self, state: GameState) -> list[str]:
+        """5.11 in order: withdrawals (1.2), fresh USMC troops (a choice per regiment),
+        reorganization, the arrivals (each placed by its owner), then the turn's end."""
         state.tracks["reinforced"] = state.turn
-        lines = self._replacements(state) + self._reorganize(state) + self._deploy(state)
+        lines = self._withdraw(state)
+        steps: list[Step] = [
+            {"t": "usmc", "side": ALLIED, "regiment": r} for r in sorted(self._usmc_regiments(state))
+        ]
+        steps += [{"t": "reorganize"}, {"t": "deploy"}, {"t": "end-turn"}]
+        set_queue(state, steps)
+        return lines
+
+    def _end_turn(self, state: GameState) -> list[str]:
+        """G7: the sector cards are discarded; the turn's marks cleared; the last turn ends the game."""
         for side in SIDES:
             for entry in state.marks.pop(f"cards-{side}", []):
                 state.decks[side].discard(entry.split(":", 1)[1])  # G7: sector cards discarded
@@ -649,26 +809,26 @@ class DevilDogsRules(WordsFromModule):
             state.marks.pop(f"kw-{side}", None)
             state.marks.pop(f"dead-{side}", None)
             state.tracks.pop(f"entrench-{side}", None)
-        for key in (
-            "chits",
-            "revealed",
-            "done",
-            "active",
-            "chooser",
-            "effects",
-            "damaged",
-            "pinned-now",
-            "combats",
-        ):
+        for key in ("chits", "revealed", "done", "active", "chooser", "effects", "damaged", "pinned-now", "combats"):
             state.marks.pop(key, None)
         if state.turn >= state.track("turns"):
             state.tracks["over"] = 1
+        return []
+
+    def _withdraw(self, state: GameState) -> list[str]:
+        """1.2 UNIT REMOVAL TOKEN: a unit whose `withdraw` turn this is leaves the map at
+        this turn's step 11, before the arrivals (project's choice of moment). It goes
+        to the box `withdrawn`, not the dead pool: it scores nothing (project's choice)."""
+        lines = []
+        for p in units(state):
+            if p.attr("withdraw", None) == state.turn:
+                state.to_box(p.id, WITHDRAWN)
+                lines.append(f"{p.id} withdraws from the battle (1.2 UNIT REMOVAL TOKEN)")
         return lines
 
-    def _replacements(self, state: GameState) -> list[str]:
-        """5.11 FRESH USMC TROOPS (project's choice of target): per USMC regiment, the
-        most damaged unit not next to the enemy is restored, while points last."""
-        lines = []
+    def _usmc_regiments(self, state: GameState) -> dict[str, list[Piece]]:
+        """5.11 FRESH USMC TROOPS: per USMC regiment, its units a point may restore: hurt
+        or pinned, not next to the enemy."""
         by_regiment: dict[str, list[Piece]] = {}
         for p in units(state, ALLIED):
             if (
@@ -677,75 +837,124 @@ class DevilDogsRules(WordsFromModule):
                 and not cb.adjacent_enemy(state, p)
             ):
                 by_regiment.setdefault(str(p.attr("regiment", "usmc")), []).append(p)
-        for regiment, hurt in sorted(by_regiment.items()):
-            if state.track("usmc-points") <= 0:
-                break
-            p = min(hurt, key=lambda u: (u.steps, u.id))
-            state.map.update(replace(p, steps=cb.full_steps(p), status=p.status - {PINNED}))
-            state.tracks["usmc-points"] -= 1
-            lines.append(
-                f"a USMC replacement point restores {p.id} ({regiment}; {state.track('usmc-points')} left, 5.11)"
-            )
-        return lines
+        return by_regiment
 
-    def _reorganize(self, state: GameState) -> list[str]:
-        """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; infantry
-        only, reduced, next to its HQ (none without one)."""
-        lines: list[str] = []
+    def _usmc_choices(self, state: GameState, step: Step) -> list[Action]:
+        """P7 (project's choice of moment): the US player restores one unit of the
+        regiment, or saves the point; nothing to choose once the 12 points are spent."""
+        if state.track("usmc-points") <= 0:
+            return []
+        hurt = self._usmc_regiments(state).get(str(step["regiment"]), [])
+        if not hurt:
+            return []
+        out: list[Action] = [{"do": "replace", "piece": p.id} for p in sorted(hurt, key=lambda u: u.id)]
+        return [*out, {"do": "replace", "piece": ""}]
+
+    def _replace(self, state: GameState, step: Step, action: Action) -> list[str]:
+        if not action.get("piece"):
+            return [f"the US player saves the replacement point of the {step['regiment']} (5.11)"]
+        p = state.map.piece(str(action["piece"]))
+        state.map.update(replace(p, steps=cb.full_steps(p), status=p.status - {PINNED}))
+        state.tracks["usmc-points"] -= 1
+        return [
+            f"a USMC replacement point restores {p.id} ({step['regiment']}; {state.track('usmc-points')} left, 5.11)"
+        ]
+
+    def _reorganize(self, state: GameState) -> list[Step]:
+        """5.11 REORGANIZATION: German ceil(dead/3), US floor(dead/2) this turn; each side
+        then picks that many of its dead infantry (a reorg step a side)."""
+        steps: list[Step] = []
         for side in SIDES:
             dead = state.marks.get(f"dead-{side}", [])
             per, rounding = figures().reorganize[side]
             n = math.ceil(len(dead) / per) if rounding == "up" else len(dead) // per
-            pool = [p for p in state.box(DEAD) if p.side == side and figures().kind(p) == "infantry"]
-            for p in pool:
-                if n <= 0:
-                    break
-                if kw.reconstitute(state, p.id, lines):
-                    n -= 1
+            if n > 0:
+                steps.append({"t": "reorg", "side": side, "left": n})
+        return steps
+
+    def _reorg_choices(self, state: GameState, step: Step) -> list[Action]:
+        """5.11: the side's destroyed infantry (no heavy weapons or HQ) that can return
+        reduced next to its regiment's HQ (none without one), in the dead pool's order;
+        or none ("may reconstitute")."""
+        side = str(step["side"])
+        pool = [
+            p for p in state.box(DEAD)
+            if p.side == side and figures().kind(p) == "infantry" and kw.hq_spot(state, p) is not None
+        ]  # fmt: skip
+        if not pool:
+            return []
+        return [*({"do": "reconstitute", "piece": p.id} for p in pool), {"do": "reconstitute", "piece": ""}]
+
+    def _reconstitute(self, state: GameState, step: Step, action: Action, steps: list[Step]) -> list[str]:
+        if not action.get("piece"):
+            return [f"{step['side']} reconstitutes no more units this turn (5.11)"]
+        lines: list[str] = []
+        kw.reconstitute(state, str(action["piece"]), lines)
+        step["left"] = int(step["left"]) - 1
+        if step["left"] > 0:
+            steps.insert(0, step)
         return lines
 
-    def _deploy(self, state: GameState) -> list[str]:
-        """5.11 DEPLOY: next turn's reinforcements within 5 of their entry, never within
-        3 of an enemy in that sector (G13: the nearest such hex by label, project's
-        choice); the scenario-initiative player first. With no hex they wait a turn."""
+    def _place_steps(self, state: GameState) -> list[Step]:
+        """5.11 DEPLOY: next turn's reinforcements, one step a unit, the
+        scenario-initiative player's first."""
         nxt = f"turn-{state.turn + 1}"
-        lines = []
-        order = (attacker(state), other(attacker(state)))
-        f = figures()
-        for side in order:
-            for p in [q for q in state.box(nxt) if q.side == side]:
-                spot = self._entry_spot(state, side, f.reinforcement_radius, f.reinforcement_gap)
-                if spot is None:
-                    lines.append(f"{p.id} finds no room to enter and waits (5.11)")
-                    state.boxes[nxt].remove(p)
-                    state.boxes.setdefault(f"turn-{state.turn + 2}", []).append(p)
-                    continue
-                state.from_box(nxt, p.id, spot)
-                lines.append(f"{p.id} arrives at {state.board.label(spot)} (5.11)")
-        if nxt in state.boxes and not state.boxes[nxt]:
-            del state.boxes[nxt]
-        return lines
+        first = scenario_initiative(state)
+        return [
+            {"t": "place", "side": side, "piece": p.id, "box": nxt}
+            for side in (first, other(first))
+            for p in state.box(nxt)
+            if p.side == side
+        ]
 
-    def _entry_spot(self, state: GameState, side: str, radius: int, gap: int) -> Hex | None:
+    def _entry_hexes(self, state: GameState, side: str) -> list[Hex]:
         board = state.board
         labels = state.marks.get(f"entry-{side}")
         if labels:
-            entries = [board.hex_of(x) for x in labels]
-        else:
-            edge = board.regions["edge-allied" if side == ALLIED else "edge-german"].hexes
-            inside = set().union(*(cb.sector_hexes(state, s) for s in sectors(state)))
-            entries = sorted((h for h in edge if h in inside), key=board.label)
+            return [board.hex_of(x) for x in labels]
+        edge = board.regions["edge-allied" if side == ALLIED else "edge-german"].hexes
+        inside = set().union(*(cb.sector_hexes(state, s) for s in sectors(state)))
+        return sorted((h for h in edge if h in inside), key=board.label)
+
+    def entry_spots(self, state: GameState, side: str) -> list[tuple[int, str, Hex]]:
+        """5.11 (G13): the free hexes within 5 of an entry and more than 3 from every
+        enemy, each with its distance to the nearest entry, nearest first then by label."""
+        f = figures()
+        entries = self._entry_hexes(state, side)
         foes = [p.hex for p in units(state, other(side))]
-        best: tuple[int, str, Hex] | None = None
-        for e in entries:
-            for h in board.terrain:
-                d = distance(h, e)
-                if d > radius or state.map.units_at(h) or any(distance(h, x) <= gap for x in foes):
-                    continue
-                key = (d, board.label(h), h)
-                if best is None or key < best:
-                    best = key
-        return best[2] if best is not None else None
+        out = []
+        for h in state.board.terrain:
+            d = min((distance(h, e) for e in entries), default=99)
+            if d > f.reinforcement_radius or state.map.units_at(h):
+                continue
+            if any(distance(h, x) <= f.reinforcement_gap for x in foes):
+                continue
+            out.append((d, state.board.label(h), h))
+        return sorted(out)
+
+    def _place_choices(self, state: GameState, step: Step) -> list[Action]:
+        """G13: the owner places the arriving unit on any legal entry hex."""
+        return [{"do": "place", "piece": step["piece"], "to": label} for _d, label, _h in self.entry_spots(state, str(step["side"]))]
+
+    def _place(self, state: GameState, action: Action) -> list[str]:
+        pid, to = str(action["piece"]), str(action["to"])
+        state.from_box(f"turn-{state.turn + 1}", pid, state.board.hex_of(to))
+        self._drop_empty_box(state)
+        return [f"{pid} arrives at {to} (5.11)"]
+
+    def _wait(self, state: GameState, pid: str) -> list[str]:
+        """5.11 (G13): with no legal hex the unit waits a turn."""
+        nxt = f"turn-{state.turn + 1}"
+        piece = next(p for p in state.box(nxt) if p.id == pid)
+        state.boxes[nxt].remove(piece)
+        state.boxes.setdefault(f"turn-{state.turn + 2}", []).append(piece)
+        self._drop_empty_box(state)
+        return [f"{pid} finds no room to enter and waits (5.11)"]
+
+    def _drop_empty_box(self, state: GameState) -> None:
+        nxt = f"turn-{state.turn + 1}"
+        if nxt in state.boxes and not state.boxes[nxt]:
+            del state.boxes[nxt]
 
     # -- victory (G5) --------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tabletop.engine.tables import Table
 
+from .choices import choices
 from .data import ORDERS, cards, figures
 
 PROJECT_DECK = (
@@ -91,5 +92,21 @@ def deck(side: str) -> Table:
     )
 
 
+def project_choices() -> Table:
+    """Every gap of the text and the project's answer (choices.yaml), and the options."""
+    rows = [(c.id, c.section, c.gap, c.choice, c.where) for c in choices()]
+    for o in figures().options.values():
+        rows.append((f"option {o.key}", o.section, o.text, f"off (default {o.default}): {o.without}; on: {o.with_}",
+                     "rules.yaml options"))  # fmt: skip
+    return Table(
+        "choices",
+        "The project's choices where the text is silent or contradicts itself",
+        "Devil Dogs (checklist G1-G13, A1-A9; P: further project choices)",
+        ("id", "section", "the text leaves open", "the project's choice", "where"),
+        tuple(rows),
+        ("Every entry is the project's choice, not the publisher's (choices.yaml).",),
+    )
+
+
 def tables() -> list[Table]:
-    return [ladders(), contributions(), initiative(), deck("allied"), deck("german")]
+    return [ladders(), contributions(), initiative(), deck("allied"), deck("german"), project_choices()]

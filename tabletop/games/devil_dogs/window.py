@@ -2,10 +2,14 @@
 
 - ``hand``: the cards of the side at the screen, each with its three orders (5.1, 5.2);
   the opponent's hand is never given to the extras (only ``seen``, the side's view).
+  Its own hand and face-down cards show only in PRIVATE_PHASES (5.1-5.4, 5.6): the
+  hot-seat screen is covered there and nowhere else (``DevilDogsRules.handoff``).
 - ``sectors``: each sector's card space: the cards face down ("?") until revealed
   (5.2, 5.7), the order indicators, the sector chit, and whether it was activated.
 - ``initiative``: the track's position and band, its pool (5.3.1), battlefield
   initiative, victory points so far (G5), the dead pool and USMC replacement points.
+- ``choices``: every gap of the text with the project's answer (choices.yaml), and the
+  text's optional rules with the reading in force (rules.yaml options);
 - ``combat``: in a sector being executed, each side's CD and the steps it would inflict
   in a Combat of the ranges on its revealed cards (the odds before the combat, 7, 8.1).
 - overlay ``sectors``: the sectors in play, and the objective hexes with who holds them;
@@ -21,9 +25,11 @@ from tabletop.engine.game import SideView
 from tabletop.engine.state import GameState
 
 from . import combat as cb
+from . import ruleset as ro
+from .choices import choices
 from .combat import DEAD, SIDES
 from .data import ORDERS, card_index, figures
-from .ruleset import card_of, order_of, pairs, sector_initiative, sectors, victory_points
+from .ruleset import PRIVATE_PHASES, card_of, order_of, pairs, sector_initiative, sectors, victory_points
 
 
 class DevilDogsExtras(NoExtras):
@@ -34,12 +40,13 @@ class DevilDogsExtras(NoExtras):
         if not state.marks.get("sectors"):
             return ()
         side = seen.side if isinstance(seen, SideView) else None
-        out = [initiative_panel(state), sector_panel(state, side)]
+        out = [sector_panel(state, side), initiative_panel(state)]  # short ones first: the hand may be long
         if side is not None:
-            out.insert(0, hand_panel(state, side))
+            out.append(hand_panel(state, side))
         active = state.marks.get("active")
         if active:
             out.append(combat_panel(state, active[0]))
+        out.append(choices_panel(state))
         return tuple(out)
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
@@ -70,6 +77,10 @@ def hits_overlay(state: GameState) -> Overlay:
 def hand_panel(state: GameState, side: str) -> Panel:
     """5.1: the side's own hand, every order of every card."""
     rows: list[Row] = []
+    if state.phase not in PRIVATE_PHASES:
+        n = len(state.hands.get(side, []))
+        rows.append(Row(f"{n} card(s) in hand: shown at 5.1-5.4 and 5.6 (hot-seat: the table is public now)", "dim"))
+        return Panel("hand", f"Your hand ({side})", rows)
     for card_id in state.hands.get(side, []):
         card = card_index().get(card_id)
         if card is None:
@@ -102,7 +113,7 @@ def sector_panel(state: GameState, side: str | None) -> Panel:
                 rows.append(Row(f"  {s}: no card yet", "dim"))
                 continue
             card = card_index().get(card_id)
-            face_up = sector in shown or s == side
+            face_up = sector in shown or (s == side and state.phase in PRIVATE_PHASES)
             what = order or "order not set"
             if face_up and card is not None:
                 text = f"  {s}: {card.id} {what}" + (f": {card.order(order).text()}" if order else "")
@@ -151,6 +162,20 @@ def combat_panel(state: GameState, sector: str) -> Panel:
             cd, hits = cb.fire_plan(state, sector, s, x, lead)
             rows.append(Row(f"  {s}: {cd} CD -> {len(hits)} step(s) on {', '.join(hits) or 'nobody'}"))
     return Panel("combat", f"Combat odds in sector {sector}", rows)
+
+
+def choices_panel(state: GameState) -> Panel:
+    """Every gap of the text and the project's answer (choices.yaml), and the text's
+    optional rules with the reading in force (rules.yaml options)."""
+    rows: list[Row] = [Row("Where the text is silent or contradicts itself: the project's choices", "dim")]
+    for o in figures().options.values():
+        on = ro.option(state, o.key)
+        rows.append(Row(f"option {o.key} ({o.section}): {'ON' if on else 'off'}", "strong"))
+        rows.append(Row(f"  {o.with_ if on else o.without}"))
+    for c in choices():
+        rows.append(Row(f"{c.id} ({c.section}) project's choice", "strong"))
+        rows.append(Row(f"  {c.choice}"))
+    return Panel("choices", "Project's choices", rows)
 
 
 def sector_overlay(state: GameState) -> Overlay:

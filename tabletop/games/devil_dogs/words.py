@@ -41,10 +41,12 @@ PHASE_RULES = {
         "5.7-5.8: cards revealed; the player without sector initiative acts first: movement, MG, keywords.",
         "5.8, 8: ADV/RET units that stay refuse the order: a pin, or a step if already pinned.",
         "5.9, 7: Combat X: units within X of an enemy and in LOS add CD; simultaneous; reactive applies first.",
+        "7.1 (G9): by the priority chart; where the CD cannot hit a whole class, the firing player picks.",
     ],
     "reinforce": [
-        "5.11: USMC replacements (project's choice: the most damaged unit per regiment, automatically),",
-        "reorganization (German ceil(dead/3), US floor(dead/2), next to the HQ), then the next turn's arrivals.",
+        "1.2: units whose withdrawal turn this is leave (P1). 5.11: one USMC replacement point per regiment",
+        "on a unit of your choice not next to the enemy, or saved; reorganization (German ceil(dead/3),",
+        "US floor(dead/2), next to the HQ); you place each arrival within 5 of its entry, >3 from the enemy (G13).",
         "G5 (project's choice): at the end, 2 VP an objective last held, 1 per enemy unit dead (HQ 2).",
     ],
 }
@@ -119,6 +121,16 @@ def describe(state: GameState, action: Action) -> str:
         return f"{key} {action[key]}"
     if do == "skip":
         return "no more targets"
+    if do == "hit":
+        return f"assign a step to {action['piece']} (7.1: your pick within the priority class)"
+    if do == "second":
+        return f"second barrage token 2 hexes toward compass {action['dir']} (9 BARRAGE, a HIT)"
+    if do == "replace":
+        return f"USMC replacement point on {action['piece']}" if action.get("piece") else "save the USMC point"
+    if do == "reconstitute":
+        return f"reconstitute {action['piece']}, reduced, next to its HQ (5.11)" if action.get("piece") else "no more"
+    if do == "place":
+        return f"{action['piece']} enters at {action['to']} (5.11)"
     card = card_index().get(str(action.get("card", "")))
     return " ".join(str(v) for v in action.values()) + (f" ({card.id})" if card else "")
 
