@@ -321,3 +321,36 @@ def test_the_game_over_key_events_skip_the_phase_headings() -> None:
     log = ["turn 12, Victory Phase", "blue-dave is Out of Combat", "red-frank retreats to 0908",
            "blue-inigo enters 1116", "game over: red wins (blue surrendered)"]  # fmt: skip
     assert key_events(log) == log[1:3] + log[4:]
+
+
+def test_choices_past_the_eighth_are_reached_by_paging_the_game_box() -> None:
+    """A player with more legal choices than the box lists (no unit selected, nothing to
+    narrow by) reaches every one: the '... more' line turns the page, after the last the
+    first again; the rule's choices themselves do not change (issue 15: barrage aims and
+    arrival hexes past the eighth could not be played in the window)."""
+    app = open_table("dog-sector", size=(1280, 800), seed=5)
+    gp = part(app, GamePanel)
+    while not (app.play.actor() not in (None, "auto") and len(gp.unit_choices(app)) > 8):
+        action = gp.pending(app)
+        if action is None:
+            gp.helping = (app.play.state.turn, app.play.state.phase)
+            action = gp.pending(app)
+        app.act(action)
+    gp.helping, app.selected = None, None
+    every = gp.unit_choices(app)
+    pages: list[list[Any]] = []
+
+    def listed(a: App) -> None:
+        pages.append([act for _, act in gp.buttons])
+
+    def more_row(a: App) -> tuple[int, int]:
+        return next(r for r, act in gp.buttons if act.get("do") == "more-choices").center
+
+    drive(app, [listed])
+    drive(app, [lambda a: [pygame.event.post(e) for e in click(more_row(a))], move((5, 5)), listed])
+    drive(app, [lambda a: [pygame.event.post(e) for e in click(more_row(a))], move((5, 5)), listed])
+    first, second, third = (
+        [act for act in page if act.get("do") != "more-choices"] for page in pages
+    )
+    assert first == every[:8] and second == every[8:16] and third == first
+    assert app.play.state.phase == "american-fire" and gp.unit_choices(app) == every  # nothing played

@@ -33,7 +33,8 @@ PACES = (("slow", 1.5), ("normal", AUTO_DELAY), ("fast", 0.25), ("fastest", 0.05
 MARGIN, PAD, TEXT, SMALL = 8, 8, 20, 18
 BOX_ALPHA = 228
 BORDER = (78, 83, 90)
-CHOICE_ROWS = 8  # choices listed for the selected unit
+CHOICE_ROWS = 8  # choices listed for the selected unit, a page at a time
+MORE_CHOICES: Action = {"do": "more-choices"}  # the game box's "next page" line, not a rule's action
 RULE_ROWS, RULE_ROWS_EXPANDED = 2, 14
 DANGER = (213, 94, 0)
 SHORTCUTS = [
@@ -47,6 +48,7 @@ SHORTCUTS = [
     ("Ctrl+S", "save the game in your own save file (the autosave, after every phase, is another file)"),
     ("Ctrl+Shift+S", "save as: type a name for the save, Enter writes it"),
     ("click a choice", "play it (the selected unit's actions are listed in the game box)"),
+    ("click '... more'", "the game box's next page of choices (8 a page; after the last, the first)"),
     ("mouse wheel over the game box", "scroll it when it is longer than its column"),
     ("F5", "setup: let the solver place the pieces left in the tray"),
     ("b", "let the rules' autoplayer (bot) finish your phase for you (stops at the phase's end)"),
@@ -89,6 +91,7 @@ class GamePanel(Component):
         self._helper: tuple[str, Any] | None = None  # (side, its default bot), made once a side
         self.confirm: tuple[int, str] | None = None  # phase whose ending with nothing done was asked once
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
+        self.choice_page = 0  # which page of the choices the game box lists
         self._can_move = False
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
         self.scroll = 0  # the game box's rows scrolled past (a box longer than its column)
@@ -137,7 +140,7 @@ class GamePanel(Component):
         game = app.play
         key = (id(game.state), game.state.map.version, game.head, len(game.entries), app.selected)
         if self._choices is None or self._choices[0] != key:
-            self._choices = (key, self._unit_choices(app))
+            self._choices, self.choice_page = (key, self._unit_choices(app)), 0
         return self._choices[1]
 
     def can_move(self, app: App) -> bool:
@@ -298,7 +301,10 @@ class GamePanel(Component):
     def _click(self, pos: tuple[int, int], app: App) -> bool:
         for rect, action in self.buttons:
             if rect.collidepoint(pos):
-                app.act(action)
+                if action is MORE_CHOICES:
+                    self.choice_page += 1
+                else:
+                    app.act(action)
                 return True
         for rect, piece_id in self.tray:
             if rect.collidepoint(pos):
@@ -638,11 +644,15 @@ class GamePanel(Component):
             who_for = f"for {app.selected}" if app.selected else "(select a unit to narrow)"
             if choices:
                 lines.append((f"choices {who_for}:", dim, False))
-            for action in choices[:CHOICE_ROWS]:
+            pages = max(1, -(-len(choices) // CHOICE_ROWS))
+            first = self.choice_page % pages * CHOICE_ROWS
+            for action in choices[first : first + CHOICE_ROWS]:
                 clickable[len(lines)] = action
                 lines.append((f"  {describe(app, action)}", text, False))
-            if len(choices) > CHOICE_ROWS:
-                lines.append((f"  ... {len(choices) - CHOICE_ROWS} more: select a unit", dim, False))
+            if pages > 1:
+                last = min(first + CHOICE_ROWS, len(choices))
+                clickable[len(lines)] = MORE_CHOICES
+                lines.append((f"  ... more: {first + 1}-{last} of {len(choices)} shown; click for the next page", dim, False))
             moves = self.can_move(app) or getattr(game.rules, "drag_action", None) is None
             drag = "drag a unit to move it · " if moves else ""  # this phase's hint, not the last one's
             lines.append((f"{drag}n: end the phase · b: autoplayer{more}", dim, False))
