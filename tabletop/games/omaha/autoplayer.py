@@ -300,7 +300,8 @@ class TacticalBot(LandingBot):
             if german.units_in(state, key):
                 for h in hexes:
                     if any(p.side == "german" for p in state.map.units_at(h)):
-                        out |= {n for n in neighbors(h) if board.grid.contains(n)}
+                        out |= {n for n in neighbors(h) if board.grid.contains(n)
+                                and not atk.assault_prohibited(state, n, h)}  # fmt: skip
             elif key not in held:
                 out |= set(hexes)
         german_hexes = {p.hex for p in state.map.pieces() if p.side == "german"}
