@@ -80,10 +80,10 @@ def test_tank_support_formula(tank: str, inf: str, hq: str, gen: str, hq_moved: 
     s = g.state
     _place(s, {"1-A-741": tank, "E-2-16": inf, "16-HQ": hq, "Gen-Wyman": gen},
            {"16-HQ": hq_moved, "Gen-Wyman": gen_moved}, set())  # fmt: skip
-    t, T, I = s.board.hex_of(TARGET), s.map.piece("1-A-741"), s.map.piece("E-2-16")
+    t, T, Inf = s.board.hex_of(TARGET), s.map.piece("1-A-741"), s.map.piece("E-2-16")
     command = lambda h: _commands(s, "16-HQ", h) or _commands(s, "Gen-Wyman", h)  # noqa: E731
-    want = distance(T.hex, t) == 1 or distance(T.hex, I.hex) <= 1 or command(T.hex) or command(I.hex)
-    assert atk.tank_support(s, T, t, [I]) == want
+    want = distance(T.hex, t) == 1 or distance(T.hex, Inf.hex) <= 1 or command(T.hex) or command(Inf.hex)
+    assert atk.tank_support(s, T, t, [Inf]) == want
 
 
 @SETTINGS
@@ -93,10 +93,10 @@ def test_artillery_support_formula(arty: str, inf: str, hq: str, gen: str, hq_mo
     s = g.state
     uid = "62AFA" if armored else "7FA"
     _place(s, {uid: arty, "E-2-16": inf, "16-HQ": hq, "Gen-Wyman": gen}, {"16-HQ": hq_moved}, set())
-    t, A, I = s.board.hex_of(TARGET), s.map.piece(uid), s.map.piece("E-2-16")
+    t, A, Inf = s.board.hex_of(TARGET), s.map.piece(uid), s.map.piece("E-2-16")
     want = (distance(A.hex, t) != 1 and (armored or not _exposed(s, A.hex))
-            and _commands(s, "16-HQ", A.hex) and _commands(s, "16-HQ", I.hex))  # fmt: skip
-    assert atk.artillery_support(s, A, t, [I]) == want
+            and _commands(s, "16-HQ", A.hex) and _commands(s, "16-HQ", Inf.hex))  # fmt: skip
+    assert atk.artillery_support(s, A, t, [Inf]) == want
 
 
 @SETTINGS
@@ -106,10 +106,10 @@ def test_tank_barrage_formula(tank: str, inf: str, hq: str, gen: str, hq_moved: 
     s = g.state
     _place(s, {"1-A-741": tank, "E-2-16": inf, "16-HQ": hq, "Gen-Wyman": gen}, {"16-HQ": hq_moved},
            {"E-2-16"} if inf_disrupted else set())  # fmt: skip
-    t, T, I = s.board.hex_of(TARGET), s.map.piece("1-A-741"), s.map.piece("E-2-16")
+    t, T, Inf = s.board.hex_of(TARGET), s.map.piece("1-A-741"), s.map.piece("E-2-16")
     command = lambda h: _commands(s, "16-HQ", h) or _commands(s, "Gen-Wyman", h)  # noqa: E731
     barrage = distance(T.hex, t) != 1 and distance(T.hex, t) <= 5
-    want = barrage and (_fof(s, T.hex) or (not inf_disrupted and _fof(s, I.hex) and (command(T.hex) or command(I.hex))))
+    want = barrage and (_fof(s, T.hex) or (not inf_disrupted and _fof(s, Inf.hex) and (command(T.hex) or command(Inf.hex))))
     assert atk.tank_barrage(s, T, t) == want
 
 
@@ -122,9 +122,9 @@ def test_artillery_barrage_formula(arty: str, inf: str, hq: str, hq_moved: bool,
     uid = "62AFA" if armored else "7FA"
     _place(s, {uid: arty, "E-2-16": inf, "16-HQ": hq, "Gen-Wyman": near[-1]}, {"16-HQ": hq_moved, "Gen-Wyman": True},
            {"E-2-16"} if inf_disrupted else set())  # fmt: skip
-    t, A, I = s.board.hex_of(TARGET), s.map.piece(uid), s.map.piece("E-2-16")
+    t, A, Inf = s.board.hex_of(TARGET), s.map.piece(uid), s.map.piece("E-2-16")
     led = _commands(s, "16-HQ", A.hex)
-    sees = _fof(s, A.hex) or (not inf_disrupted and _commands(s, "16-HQ", I.hex) and _fof(s, I.hex))
+    sees = _fof(s, A.hex) or (not inf_disrupted and _commands(s, "16-HQ", Inf.hex) and _fof(s, Inf.hex))
     want = (distance(A.hex, t) not in (0, 1) and distance(A.hex, t) <= 6 and (armored or not _exposed(s, A.hex))
             and led and sees)  # fmt: skip
     assert atk.artillery_barrage(s, A, t) == want
