@@ -49,7 +49,7 @@ from .movement import OmahaMovePolicy
 SEQUENCE = (
     Phase("landing", "Landing (omaha 1, 9.1, 9.2)", "auto", rule("1")),
     Phase("german", "German phase (omaha 2-5, 9.3)", "auto", rule("2-5")),
-    Phase("us-action", "US Action phase (omaha 6; part 2)", US, rule("6")),
+    Phase("us-action", "US Action phase (omaha 6-8)", US, rule("6")),
     Phase("end-turn", "End of the turn (omaha 6)", "auto", rule("6")),
 )
 PHASES = {p.key: p for p in SEQUENCE}

@@ -62,7 +62,7 @@ def result_text(state: GameState) -> str:
     vps = [k for k in held(state) if k in data.germans().positions and data.germans().positions[k].vp]
     others = [k for k in held(state) if k not in vps]
     return (
-        f"{rank_of(state, n)}: {n} VP at the end of turn {state.turn} of {state.track(LAST_TURN)} "
+        f"turn {state.turn} of {state.track(LAST_TURN)} ended: {rank_of(state, n)}, {n} VP "
         f"(VP positions held {len(vps)}: {', '.join(vps) or 'none'}; other positions {len(others)}; "
         f"{len(state.box(CATASTROPHIC))} catastrophic losses; project's choice, gap G2)"
     )
