@@ -34,7 +34,18 @@ from tabletop.hexgrid import Hex, distance, neighbors
 from . import attacks as atk
 from . import german, landing, us_actions, victory
 from .command import MOVED
-from .common import DISRUPTED, LEADERS, US, at, col_row, landing_boxes, sector_of, stack_count, us_units
+from .common import (
+    DISRUPTED,
+    LEADERS,
+    US,
+    at,
+    col_row,
+    full_steps,
+    landing_boxes,
+    sector_of,
+    stack_count,
+    us_units,
+)
 from .fields import position_keys
 from .movement import active_fields, default_rules, road_kinds
 from .ruleset import OmahaRules
@@ -279,7 +290,14 @@ class TacticalBot(LandingBot):
         board = state.board
         if us_actions.clear_capacity(state) == 0:
             return None
-        marks = [m for m in state.map.pieces() if m.kind == "marker" and m.type == "beach-obstacles"]
+        hot: set[Hex] = set()
+        for key in position_keys(board):
+            if german.active_units(state, key):
+                hot |= set(german.field(board, key))
+        open_sectors = {s for s in ("east", "west")
+                        if state.track(us_actions.CLEARED + s) < us_actions.clear_capacity(state)}  # fmt: skip
+        marks = [m for m in state.map.pieces() if m.kind == "marker" and m.type == "beach-obstacles"
+                 and m.hex not in hot and sector_of(board, m.hex) in open_sectors]  # fmt: skip
         marks.sort(key=lambda m: (-col_row(board, m.hex)[1], board.label(m.hex)))
         for m in marks:
             a = {"do": "clear-obstacle", "hex": board.label(m.hex)}
@@ -290,8 +308,15 @@ class TacticalBot(LandingBot):
     # -- moving
 
     def _goals(self, state: GameState) -> frozenset[Hex]:
-        """Hexes to reach: next to German-held hexes, and the hexes of empty positions
-        not yet US-controlled."""
+        """Hexes to reach: next to German-held hexes (not up a bluff or across a cliff),
+        and the hexes of empty positions not yet US-controlled; once per map version."""
+        key = (id(state.map), state.map.version)
+        if getattr(self, "_goals_key", None) == key:
+            return self._goals_made
+        self._goals_key, self._goals_made = key, self._make_goals(state)
+        return self._goals_made
+
+    def _make_goals(self, state: GameState) -> frozenset[Hex]:
         board = state.board
         out: set[Hex] = set()
         held = set(victory.held(state))
@@ -307,8 +332,34 @@ class TacticalBot(LandingBot):
         german_hexes = {p.hex for p in state.map.pieces() if p.side == "german"}
         return frozenset(out - german_hexes)
 
+    @staticmethod
+    def _fragile(unit: Piece) -> bool:
+        """A non-ranger infantry company one loss from the catastrophic loss box (omaha 4)."""
+        return unit.type == "infantry" and unit.steps == full_steps(unit) - 1
+
+    def _shelter_step(self, state: GameState, unit: Piece, free_only: bool) -> Action | None:
+        """A fragile unit under fire steps to the neighbour with the least fire."""
+        board = state.board
+        fire = active_fields(state.map)
+        here = DANGER.get(fire[unit.hex][1], 0) if unit.hex in fire else 0
+        if here == 0:
+            return None
+        best: tuple[tuple[int, str], Action] | None = None
+        for n in neighbors(unit.hex):
+            if not board.grid.contains(n) or stack_count(state, n) >= 2:
+                continue
+            if free_only and us_actions.free_reason(state, unit, "move", n) is None:
+                continue
+            danger = DANGER.get(fire[n][1], 0) if n in fire else 0
+            a: Action = {"do": "move", "unit": unit.id, "to": board.label(n)}
+            if danger < here and us_actions.refusal(state, a) is None and (best is None or (danger, board.label(n)) < best[0]):
+                best = ((danger, board.label(n)), a)
+        return best[1] if best else None
+
     def _best_step(self, state: GameState, unit: Piece, free_only: bool) -> Action | None:
         board = state.board
+        if self._fragile(unit) and state.map.terrain_at(unit.hex) != "sea":
+            return self._shelter_step(state, unit, free_only)
         cls = default_rules().unit_class(unit)
         goals = self._goals(state)
         if not goals:
