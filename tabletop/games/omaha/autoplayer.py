@@ -22,6 +22,7 @@ Both bots use no dice of their own. ``landing`` (part 1's) only wades ashore. Th
 from __future__ import annotations
 
 import heapq
+import random
 from typing import Any
 
 from tabletop.board import Map
@@ -198,8 +199,8 @@ class TacticalBot(LandingBot):
         state = view.state
         if state.phase != "us-action":
             return super().choose(view)
-        for step in (self._attack, self._naval, self._barrage, self._markers, self._clear, self._free_move,
-                     self._paid_move, self._leader_move):  # fmt: skip
+        for step in (self._attack, self._naval, self._barrage, self._markers, self._clear, self._occupy,
+                     self._free_move, self._paid_move, self._leader_move):  # fmt: skip
             action = step(state)
             if action is not None and self.rules.refusal(state, action) is None:
                 return action
@@ -306,6 +307,24 @@ class TacticalBot(LandingBot):
         return None
 
     # -- moving
+
+    def _occupy(self, state: GameState) -> Action | None:
+        """Into an empty position not yet held (victory, gap G2), from next to it."""
+        board = state.board
+        held = set(victory.held(state))
+        for key in position_keys(board):
+            if key in held or german.units_in(state, key):
+                continue
+            for h in sorted(board.regions[key].hexes, key=board.label):
+                if stack_count(state, h) >= 2:
+                    continue
+                for u in self._ready(state):
+                    if u.type in LEADERS or distance(u.hex, h) != 1:
+                        continue
+                    a: Action = {"do": "move", "unit": u.id, "to": board.label(h)}
+                    if us_actions.refusal(state, a) is None:
+                        return a
+        return None
 
     def _goals(self, state: GameState) -> frozenset[Hex]:
         """Hexes to reach: next to German-held hexes (not up a bluff or across a cliff),
@@ -446,6 +465,21 @@ class TacticalBot(LandingBot):
                 if ahead is not None:
                     return {"do": "move", "unit": lead.id, "to": board.label(ahead)}
         return None
+
+
+class RandomBot:
+    """The baseline: one of the legal choices, uniformly, from its own seeded stream (so
+    a sim run repeats)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.random = random.Random(seed)
+
+    def choose(self, view: SideView) -> Action:
+        return self.random.choice(view.choices)
+
+
+def random_bot() -> RandomBot:
+    return RandomBot()
 
 
 def autoplayer() -> TacticalBot:
