@@ -195,6 +195,8 @@ def _ground_distance(board: Map, cls: str, goals: frozenset[Hex]) -> dict[Hex, i
 class TacticalBot(LandingBot):
     """The US autoplayer (see the module doc)."""
 
+    cautious = True
+
     def choose(self, view: SideView) -> Action:
         state = view.state
         if state.phase != "us-action":
@@ -388,10 +390,13 @@ class TacticalBot(LandingBot):
         if here == 0:
             return None
         fire = active_fields(state.map)
+        now = DANGER.get(fire[unit.hex][1], 0) if unit.hex in fire else 0
         best: tuple[tuple[int, int, str], Action] | None = None
         for n in neighbors(unit.hex):
             if not board.grid.contains(n) or dist.get(n, 999) >= here:
                 continue
+            if self.cautious and dist[n] > 0 and (DANGER.get(fire[n][1], 0) if n in fire else 0) > now:
+                continue  # no step into heavier fire except onto the hex an attack starts from
             if stack_count(state, n) >= 2 and unit.type not in LEADERS:
                 continue
             if any(p.side == "german" for p in state.map.units_at(n)):
