@@ -11,6 +11,7 @@ from omaha_us_helpers import action_phase, german, put
 from tabletop.engine.actions import END_PHASE
 from tabletop.games.omaha import data, landing, us_actions
 from tabletop.games.omaha.common import DISRUPTED, HERO
+from tabletop.hexgrid import distance
 
 
 def _left(s: object, sector: str) -> int:
@@ -342,3 +343,15 @@ def test_a_dice_seeded_attack_is_logged_with_its_cell() -> None:
     g.play({"do": "attack", "target": "0711", "units": ["E-2-16"]})
     line = next(x for x in g.log_lines() if "attack on 0711" in x)
     assert "weapons needed BR" in line and "9.7 row YES" in line and "omaha 9.7" in line
+
+
+def test_extended_turns_offer_two_hex_infantry_moves() -> None:
+    """omaha 6.1 EXT: infantry moves 2 hexes; the choices offer the whole reach."""
+    g = action_phase(17, "extended")
+    s = g.state
+    put(s, "E-2-16", "0505")
+    ends = {a["to"] for a in g.choices("us") if a.get("do") == "move" and a.get("unit") == "E-2-16"}
+    far = sorted(e for e in ends if distance(s.board.hex_of(e), s.board.hex_of("0505")) == 2)
+    assert far and "0504" in ends
+    g.play({"do": "move", "unit": "E-2-16", "to": far[0]})
+    assert s.board.label(s.map.piece("E-2-16").hex) == far[0]

@@ -553,8 +553,8 @@ def choices(state: GameState) -> list[Action]:
             if _simple_refusal(state, a) is None:
                 out.append(a)
         if _only(u, "move") is None and u.type != "command-post":
-            for n in neighbors(u.hex):
-                if board.grid.contains(n) and step_refusal(state, u, n) is None and can_act(state, u, "move", n):
+            for n in _reach(state, u):
+                if step_refusal(state, u, n) is None and can_act(state, u, "move", n):
                     out.append({"do": "move", "unit": u.id, "to": board.label(n)})
     targets = sorted({p.hex for p in state.map.pieces() if p.side == "german" and p.kind == "unit"}, key=board.label)
     for t in targets:
@@ -578,6 +578,20 @@ def choices(state: GameState) -> list[Action]:
             if _clear_refusal(state, a) is None:
                 out.append(a)
     return [*out, dict(END_PHASE)]
+
+
+def _reach(state: GameState, unit: Piece) -> list[Hex]:
+    """The hexes a move may end in: the neighbours (a standard move is one hex), the
+    whole 9.4 reach in an EXT turn (6.1 EXT speeds and must-stops)."""
+    board = state.board
+    if not extended(state):
+        return [n for n in neighbors(unit.hex) if board.grid.contains(n)]
+    from tabletop.engine.movement import plan_move
+
+    from .movement import OmahaMovePolicy
+
+    reach = plan_move(state.map, OmahaMovePolicy(extended=True), unit)
+    return sorted((set(reach.costs) | set(reach.passed)) - {unit.hex}, key=board.label)
 
 
 def attack_party(state: GameState, target: Hex, units: Sequence[Piece]) -> list[Piece]:
