@@ -174,20 +174,20 @@ def test_the_turn_card_is_shown_in_the_status_line() -> None:
 
 
 def test_us_move_one_hex_by_9_4_and_two_actions_a_sector() -> None:
-    """Part 2 builds the US side; part 1 offers a one-hex move (9.4), two actions a
-    sector (omaha 6), once a unit."""
+    """A one-hex move (9.4), two actions a sector (omaha 6), once a unit (part 2:
+    on high ground, where no free-action class applies)."""
     g = game(1)
     state = g.state
     state.phase = "us-action"
     for s in ("east", "west"):
         state.tracks["actions:" + s] = 2
-    for uid, label in (("A-1-16", "1013"), ("B-1-16", "1113"), ("C-1-16", "1213")):
+    for uid, label in (("A-1-16", "0505"), ("B-1-16", "0705"), ("C-1-16", "0905")):
         take(state, uid, label)
-    assert g.refusal({"do": "move", "unit": "A-1-16", "to": "1015"}) is not None  # 2 hexes, and sea
-    g.play({"do": "move", "unit": "A-1-16", "to": "1012"})
-    assert "already acted" in (g.refusal({"do": "move", "unit": "A-1-16", "to": "1013"}) or "")
-    g.play({"do": "move", "unit": "B-1-16", "to": "1112"})
-    assert "no action left" in (g.refusal({"do": "move", "unit": "C-1-16", "to": "1212"}) or "")
+    assert g.refusal({"do": "move", "unit": "A-1-16", "to": "0507"}) is not None  # 2 hexes
+    g.play({"do": "move", "unit": "A-1-16", "to": "0504"})
+    assert "already acted" in (g.refusal({"do": "move", "unit": "A-1-16", "to": "0505"}) or "")
+    g.play({"do": "move", "unit": "B-1-16", "to": "0704"})
+    assert "0 action(s) left" in (g.refusal({"do": "move", "unit": "C-1-16", "to": "0904"}) or "")
 
 
 def test_sim_finishes_every_game_the_same_for_the_same_seed() -> None:
@@ -199,10 +199,10 @@ def test_sim_finishes_every_game_the_same_for_the_same_seed() -> None:
     assert strip(one) == strip(two)
 
 
-def test_cli_tables_prints_9_1_9_2_9_3_and_section_3(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_tables_prints_9_1_to_9_8_and_section_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tables", "omaha", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [t["key"] for t in out["tables"]] == ["9.1", "9.2", "9.3", "3"]
+    assert [t["key"] for t in out["tables"]] == ["9.1", "9.2", "9.3", "3", "9.4", "9.5", "9.6", "9.7", "9.8"]
     t92 = next(t for t in out["tables"] if t["key"] == "9.2")
     assert ["1", "all", "delay 1", "eliminated", "steps 1", "steps 1, left 2"] in t92["rows"]
     assert any("reading A1" in c for c in t92["choices"])

@@ -43,8 +43,10 @@ RULES = RuleSystem(
     knows=knows,
     window=Lazy("tabletop.games.omaha.window", "extras"),
     ruleset=Lazy("tabletop.games.omaha.ruleset", "ruleset"),
-    bots={"landing": Lazy("tabletop.games.omaha.autoplayer", "autoplayer")},
-    default_bots={"us": "landing"},
+    bots={"tactical": Lazy("tabletop.games.omaha.autoplayer", "autoplayer"),
+          "landing": Lazy("tabletop.games.omaha.autoplayer", "landing_bot"),
+          "random": Lazy("tabletop.games.omaha.autoplayer", "random_bot")},
+    default_bots={"us": "tactical"},
     sim=Lazy("tabletop.games.omaha.autoplayer"),
     tables=Lazy("tabletop.games.omaha.tables", "tables"),
 )

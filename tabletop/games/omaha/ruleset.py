@@ -29,7 +29,7 @@ from tabletop.engine.movement import plan_move
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import actions, data, german, hidden, landing
+from . import actions, data, german, hidden, landing, us_actions, victory
 from .common import (
     GAME,
     LAST_TURN,
@@ -42,7 +42,6 @@ from .common import (
     sector_of,
     stack_count,
     us_units,
-    with_status,
 )  # fmt: skip
 from .fields import position_keys
 from .movement import OmahaMovePolicy
@@ -50,7 +49,7 @@ from .movement import OmahaMovePolicy
 SEQUENCE = (
     Phase("landing", "Landing (omaha 1, 9.1, 9.2)", "auto", rule("1")),
     Phase("german", "German phase (omaha 2-5, 9.3)", "auto", rule("2-5")),
-    Phase("us-action", "US Action phase (omaha 6; part 2)", US, rule("6")),
+    Phase("us-action", "US Action phase (omaha 6-8)", US, rule("6")),
     Phase("end-turn", "End of the turn (omaha 6)", "auto", rule("6")),
 )
 PHASES = {p.key: p for p in SEQUENCE}
@@ -62,7 +61,7 @@ PHASE_OF = {
     "mine-loss": "landing",
     "communication": "german", "german-card": "german", "german-event": "german", "german-fire": "german",
     "german-hit": "german", "german-cease": "german", "german-action": "german", "german-advance": "german", "german-artillery": "german", "german-rally": "german",
-    "move": "us-action",
+    **{do: "us-action" for do in us_actions.ACTIONS},
     "stack-eliminate": "end-turn", "underwater": "end-turn",
 }  # fmt: skip
 US_DECIDES = frozenset({"land-place", "land-delay", "ranger-drift", "mine-loss", "stack-eliminate"})
@@ -153,10 +152,7 @@ class OmahaRules:
             lines.append(f"tide: {data.tide(state.turn)} (gap G7)" + ("; extended turn (EXT)" if extended(state) else ""))
             return lines
         if state.phase == "us-action":
-            per = 3 if extended(state) else 2
-            for s in SECTORS:
-                state.tracks[ACTIONS_LEFT + s] = per
-            return [f"US Action phase: {per} actions a sector ({rule('6')}); the full action set is part 2's"]
+            return us_actions.begin(state)
         return []
 
     def proposal(self, state: GameState) -> Action | None:
@@ -228,7 +224,7 @@ class OmahaRules:
             return [dict(END_PHASE)]
         proposal = self.proposal(state)
         if phase == "us-action":
-            return [*_move_choices(state), dict(END_PHASE)] if side == US else []
+            return us_actions.choices(state) if side == US else []
         if proposal is not None:
             out = [proposal]
             if phase == "german" and proposal["do"] == "german-hit":
@@ -282,8 +278,8 @@ class OmahaRules:
             return landing.ranger_refusal(state, str(action.get("unit")), action.get("left"))
         if do == "mine-loss":
             return landing.mine_refusal(state, str(action.get("box")), str(action.get("unit")))
-        if do == "move":
-            return _move_refusal(state, action)
+        if want == "us-action":
+            return us_actions.refusal(state, action)
         if do == "stack-eliminate":
             h = _overstacked(state)
             if h is None:
@@ -312,8 +308,8 @@ class OmahaRules:
             return landing.ranger_drift(state, str(action["unit"]), int(action["left"]))
         if do == "mine-loss":
             return landing.mine_loss(state, str(action["box"]), str(action["unit"]))
-        if do == "move":
-            return _move(state, action)
+        if PHASE_OF.get(do) == "us-action":
+            return us_actions.apply(state, action, dice)
         if do == "stack-eliminate":
             state.to_box(str(action["unit"]), "dead")
             return [f"{action['unit']} is eliminated: over the stacking limit at the end of the US Action phase ({rule('6')})"]
@@ -391,11 +387,7 @@ def _still_to_land(state: GameState) -> bool:
 
 
 def result_text(state: GameState) -> str:
-    ashore = sum(p.steps for p in us_units(state) if state.map.terrain_at(p.hex) != "sea")
-    return (
-        f"turn {state.turn} of {state.track(LAST_TURN)} ended: {ashore} US steps ashore, "
-        f"{len(state.box('catastrophic-loss'))} catastrophic losses (victory is part 2's, issue 18)"
-    )
+    return victory.result_text(state)
 
 
 def _overstacked(state: GameState) -> Hex | None:
@@ -438,26 +430,6 @@ def _policy(state: GameState) -> OmahaMovePolicy:
     return OmahaMovePolicy(extended=extended(state))
 
 
-def _move_refusal(state: GameState, action: Action) -> str | None:
-    uid = str(action.get("unit"))
-    try:
-        unit = state.map.piece(uid)
-    except KeyError:
-        return f"{uid} is not on the map"
-    if unit.side != US or unit.kind != "unit":
-        return f"{uid} is not a US unit ({rule('6')})"
-    if state.marked(MOVED, uid):
-        return f"{uid} has already acted this phase: at most 1 action a unit ({rule('6')})"
-    sector = sector_of(state.board, unit.hex)
-    if unit.type not in LEADERS and state.track(ACTIONS_LEFT + sector) <= 0:
-        return f"the {sector} sector has no action left this phase ({rule('6')})"
-    try:
-        to = state.board.hex_of(str(action.get("to")))
-    except Exception:
-        return f"{action.get('to')!r} is not a hex of the map"
-    return step_refusal(state, unit, to)
-
-
 def step_refusal(state: GameState, unit: Any, to: Hex) -> str | None:
     """Whether ``unit`` may move to ``to`` now by 9.4 and 6.1 (``movement``). Stacking is
     NOT refused (checklist defect 4): over-stacked units are eliminated at the end of the
@@ -483,24 +455,6 @@ must-stop only ends a longer move)."""
         why = reach.refused.get(to) or (reach.notes[0] if reach.notes else "out of reach")
         return f"{unit.id} cannot move to {label}: {why} ({rule('9.4')})"
     return None
-
-
-def _move(state: GameState, action: Action) -> list[str]:
-    unit = state.map.piece(str(action["unit"]))
-    sector = sector_of(state.board, unit.hex)
-    to = state.board.hex_of(str(action["to"]))
-    climbs = {k for k, row in _policy(state).rules.hexsides.items() if row["infantry"] == "climb"}
-    crossed = state.board.hexside_features(unit.hex, to) & climbs if distance(unit.hex, to) == 1 else set()
-    state.map.move(unit.id, to)
-    state.mark(MOVED, unit.id)
-    lines = []
-    if crossed and unit.type in ("infantry", "ranger", "heavy-infantry") and not extended(state):
-        with_status(state, state.map.piece(unit.id), add="climb")
-        lines.append(f"{unit.id} crosses the {min(crossed)}: climb marker placed ({rule('6.1')})")
-    if unit.type not in LEADERS:
-        state.tracks[ACTIONS_LEFT + sector] -= 1
-    free = " (leaders act free)" if unit.type in LEADERS else f" ({state.track(ACTIONS_LEFT + sector)} actions left in the {sector} sector)"
-    return [f"{unit.id} moves to {action['to']}{free} ({rule('6.1')}, {rule('9.4')})", *lines]
 
 
 def _move_choices(state: GameState) -> list[Action]:
@@ -616,8 +570,8 @@ def describe_action(state: GameState, action: Action | None) -> str:
         tag = " [override]" if action.get("override") else ""
         hero = " (flip the hero to Inspired)" if action.get("inspire") else ""
         return f"{action.get('position')} hits {action.get('unit')}{hero}{tag}"
-    if do == "move":
-        return f"{action.get('unit')} moves to {action.get('to')}"
+    if PHASE_OF.get(str(do)) == "us-action":
+        return us_actions.describe(action) or _describe(action)
     if do == END_PHASE["do"]:
         return "end the phase"
     return _describe(action)

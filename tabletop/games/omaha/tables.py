@@ -100,5 +100,86 @@ def action_table() -> Table:
     )  # fmt: skip
 
 
+def move_table() -> Table:
+    """9.4 from movement.yaml (the movement policy's own data)."""
+    from .movement import default_rules
+
+    rules = default_rules()
+    rows = [(k, "terrain", *(rules.terrain[k][c] for c in ("infantry", "leaders", "others"))) for k in rules.terrain]
+    rows += [(k, "hexside", *(rules.hexsides[k][c] for c in ("infantry", "leaders", "others"))) for k in rules.hexsides]
+    return Table(
+        "9.4", "US move: what each unit class may enter or cross", f"{GAME} 9.4",
+        ("ground", "kind", "infantry", "leaders", "others"), tuple(rows),
+        ("open = no effect; road = only along a road; climb / climb-cliff = the 6.1 markers; prohibited = No",
+         "a standard move is one hex; EXT: infantry and leaders 2, tanks 2/4 along secondary/major roads (movement.yaml)",
+         "the sea has no 9.4 row: project's choice, no unit moves into it"),
+    )  # fmt: skip
+
+
+def barrage_table() -> Table:
+    from .usdata import attacks
+
+    b = attacks()["barrage"]
+    cols = tuple(f"{lo}-{hi}" if hi < 99 else f"{lo}+" for lo, hi in b["columns"])
+    return Table(
+        "9.5", "US barrage: the card drawn against the barraging unit's strength", f"{GAME} 9.5",
+        ("card shows", *cols), tuple((row, *cells) for row, cells in b["rows"].items()),
+        ("reading A3: columns are the barraging unit's attack strength (its steps); a blank cell takes the one to its left",
+         "project's choice: sym = the barraging unit's symbol is on the card; color = the target's colour",
+         "naval barrage (6.5): no card; the target is Disrupted and loses its Depth marker"),
+    )  # fmt: skip
+
+
+def defence_table() -> Table:
+    from .usdata import attacks
+
+    d = attacks()["defence"]
+
+    def cells(v: object) -> tuple[str, str]:
+        return ("attack prohibited", "") if v == "prohibited" else (f"x{v[0]}", f"x{v[1]}")  # type: ignore[index]
+
+    rows = [(k, "terrain", *cells(v)) for k, v in d["terrain"].items()]
+    rows += [(k, "hexside", *cells(v)) for k, v in d["hexsides"].items()]
+    return Table(
+        "9.6", "German defence: strength multipliers", f"{GAME} 9.6",
+        ("ground", "kind", "unit strength", "Depth strength"), tuple(rows),
+        ("the German takes the least advantageous hexside (6.2; reading A7: the attacker's best)",
+         "bluff-down: from the top of a bluff, as a slope (6.2); heavy infantry may support across a bluff or cliff"),
+    )  # fmt: skip
+
+
+def attack_table() -> Table:
+    from .usdata import COLUMNS, attacks
+
+    r = attacks()["results"]
+    rows = tuple((row.upper(), delta, *(", ".join(r[row][delta][c]) for c in COLUMNS)) for row in r for delta in r[row])
+    return Table(
+        "9.7", "US attack: weapons met x strength delta x German Depth", f"{GAME} 9.7",
+        ("weapons", "delta", "alone", "+ hidden Depth", "+ revealed Depth"), rows,
+        ("delta: le/lt/eq/gt = US strength <=, <, =, > the German defence (x 9.6); x2 = double or more",
+         "reading A4: a blank YES cell takes the one above; the '[-1 step adj -> - Depth]?' bracket is left out",
+         "EXT: YES x2 with a revealed Depth: defeated, Depth removed",
+         "reveal-again: the hidden Depth marker is revealed and the attack resolved again in the revealed column",
+         "defeated 352nd units in communication withdraw to the Division Reinforcement box (6.2)",
+         "unreveal: the German units turn face down again (project's reading of 'Unreveal German')"),
+    )  # fmt: skip
+
+
+def weapons_table() -> Table:
+    from .usdata import attacks
+
+    w = attacks()["weapons"]
+    rows = tuple((k, f"{v['range'][0]}-{v['range'][1]}", " ".join(v["weapons"])) for k, v in w.items())
+    return Table(
+        "9.8", "US weapons by unit type and range", f"{GAME} 9.8",
+        ("unit", "range", "weapons"), rows,
+        ("across a bluff or cliff hexside only BR BZ MG MO RD (9.8)",
+         "infantry has RD only in command of an HQ, attacking from an adjacent hex (6.2)",
+         "ranges and the heavy-infantry rows are the project's reading (gap G4)",
+         "FL flanking: 2 hexes adjacent to the target, not to each other; 3+ when the unit and its Depth need it"),
+    )  # fmt: skip
+
+
 def tables() -> list[Table]:
-    return [us_units_table(), amphibious_table(), fire_table(), action_table()]
+    return [us_units_table(), amphibious_table(), fire_table(), action_table(), move_table(), barrage_table(),
+            defence_table(), attack_table(), weapons_table()]  # fmt: skip
