@@ -45,7 +45,7 @@ from tabletop.engine.state import GameState
 from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import combat, roster
+from . import combat, roster, structures
 from .blasts import blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
@@ -996,6 +996,7 @@ class DogsOfWarRules(WordsFromModule):
                 if now.has(DEAD):
                     break
                 lines += combat.resolve_hit(state, now, w, None, False, dice, dpr=ring.dpr)
+        lines += structures.damage(state, centre, w.structural, dice)
         return lines + self._deaths_seen(state, dice)
 
     def _do_fire(self, state: GameState, action: Action, dice: Dice) -> list[str]:
