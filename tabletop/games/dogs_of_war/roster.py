@@ -13,6 +13,7 @@ A roster file::
         upgrade: meu-soc            # USMC only (l.1294-1298)
         members:                    # optional: the list's roles in order when left out
           - {role: team-leader, weapon: m16a2, perks: [dedicated-marksman], gear: [night-vision]}
+          - {role: scout, weapon: m16a2, medic: true}   # a combat medic (l.529; project's price)
 
 Run ``python -m tabletop.games.dogs_of_war.roster FILE`` to check one (exit 2 with the
 reasons), or ``... roster --new FACTION [FACTION ...] --budget N`` to print a roster of
@@ -152,6 +153,12 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
                     )
                 else:
                     total += int(spec["points"])
+            if member.get("medic") is True:
+                total += int(d.rules["medical"]["medic_points"])
+            elif "medic" in member:
+                problems.append(
+                    f"{at}: medic is true or left out (a combat medic, l.529), not {member['medic']!r}"
+                )
             if len(set(perks)) != len(perks):
                 problems.append(f"{at}: each perk may be bought only once per model")
             for gear in member.get("gear") or []:
@@ -199,6 +206,7 @@ def cost(roster: Mapping[str, Any]) -> int:
                 total += d.weapons[str(member["weapon"])].points
             total += sum(int(faction.perks[str(p)]["points"]) for p in member.get("perks") or [])
             total += sum(_gear_points(faction, str(g)) or 0 for g in member.get("gear") or [])
+            total += int(d.rules["medical"]["medic_points"]) if member.get("medic") is True else 0
     return total
 
 
@@ -222,6 +230,8 @@ def models(roster: Mapping[str, Any]) -> list[Member]:
                 status.add(str(faction.night_vision["status"]))
             if "laser" in gear:
                 status.add("laser-targeter")
+            if member.get("medic") is True:
+                status.add("combat-medic")  # aid.MEDIC: GIVING AID l.529
             grenades = {str(k): int(v) for k, v in faction.gear.get("grenades", {}).items()}
             launcher = role.get("launcher")
             rounds = int(faction.gear.get("launcher_rounds", 0)) if launcher else 0

@@ -45,7 +45,7 @@ from tabletop.engine.state import GameState
 from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import combat, roster, structures
+from . import aid, combat, roster, structures
 from .blasts import blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
@@ -397,7 +397,11 @@ class DogsOfWarRules(WordsFromModule):
 
     def ready(self, state: GameState, side: str) -> list[Piece]:
         """The side's models still to activate this turn (the unconscious cannot)."""
-        return [p for p in models(state, side) if able(p) and not state.marked("activated", p.id)]
+        return [
+            p
+            for p in models(state, side)
+            if able(p) and not p.has(aid.CARRIED) and not state.marked("activated", p.id)
+        ]
 
     def reactions(self, state: GameState, action: Action) -> str | None:
         """Op-fire (l.231, G5): after each hex an enemy moves and after each enemy
@@ -521,6 +525,7 @@ class DogsOfWarRules(WordsFromModule):
             for e in enemies(state, a):
                 if e.has(BROKEN) and distance(e.hex, a.hex) <= within:
                     out.append({"do": "demand", "piece": a.id, "target": e.id})
+        out += aid.aid_actions(state, a, models(state, str(a.side)), models(state, other(str(a.side))))
         out += self.moves(state, a, medical)
         out.append({"do": "done", "piece": a.id})
         return out
@@ -639,6 +644,8 @@ class DogsOfWarRules(WordsFromModule):
                     ap //= 2
                     lines.append(f"{p.id} catches his breath: {ap} AP this turn (l.201)")
             state.map.update(p.with_attr("ap", ap))
+        lines += aid.let_go(state)
+        lines += aid.load_checks(state, dice)
         lines += self._initiative(state, dice)
         return lines
 
@@ -798,6 +805,7 @@ class DogsOfWarRules(WordsFromModule):
         to = state.board.hex_of(path.pop(0))
         facing = _facing(mover.hex, to)
         state.map.move(mover.id, to)
+        aid.follow(state, state.map.piece(mover.id))
         if facing is not None:
             state.map.update(replace(state.map.piece(mover.id), facing=facing))
         lines = [f"{mover.id} enters {state.board.label(to)}"]
@@ -858,6 +866,21 @@ class DogsOfWarRules(WordsFromModule):
             state.map.update(replace(t, status=t.status - {UNCONSCIOUS}))
             return [f"{p.id} wakes {t.id} (rolled {face})"]
         return [f"{t.id} does not come round (rolled {face})"]
+
+    def _do_treat(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(
+            state, state.map.piece(str(action["piece"])), int(data().rules["medical"]["medic_ap"])
+        )
+        return aid.treat(state, p, state.map.piece(str(action["target"])))
+
+    def _do_carry(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(
+            state, state.map.piece(str(action["piece"])), int(data().rules["medical"]["carry_ap"])
+        )
+        return aid.pick_up(state, p, state.map.piece(str(action["target"])))
+
+    def _do_drop(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        return aid.put_down(state, state.map.piece(str(action["piece"])))
 
     def _do_demand(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         t = state.map.piece(str(action["target"]))
@@ -926,7 +949,7 @@ class DogsOfWarRules(WordsFromModule):
                     break
                 now, more = self._into_melee(state, shooter, now, dice)
                 lines += more
-                lines += combat.resolve_hit(state, now, w, o, aimed, dice)
+                lines += combat.resolve_hit(state, aid.who_is_hit(state, now, dice), w, o, aimed, dice)
         return lines + self._deaths_seen(state, dice)
 
     def _into_melee(
@@ -1055,7 +1078,7 @@ class DogsOfWarRules(WordsFromModule):
         cq_weapon = replace(w, dpr=int(w.cq["cqdpr"]), arm=0)
         return (
             lines
-            + combat.resolve_hit(state, t, cq_weapon, None, False, dice)
+            + combat.resolve_hit(state, aid.who_is_hit(state, t, dice), cq_weapon, None, False, dice)
             + self._deaths_seen(state, dice)
         )
 
@@ -1093,8 +1116,9 @@ class DogsOfWarRules(WordsFromModule):
         return lines + self._explode(state, centre, str(w.blast), w, dice)
 
     def _deaths_seen(self, state: GameState, dice: Dice) -> list[str]:
-        """Teammates who see a friend killed take a Shell Shock check (l.716, 726)."""
-        lines: list[str] = []
+        """Teammates who see a friend killed take a Shell Shock check (l.716, 726); a
+        carrier put out of the fight drops his load (l.531)."""
+        lines: list[str] = aid.let_go(state)
         for dead_id in list(state.marks.get("killed-this-turn", ())):
             if state.marked("shock-done", dead_id):
                 continue

@@ -92,6 +92,14 @@ def describe(state: GameState, action: Action) -> str:
         return f"{who} goes on op-fire (10 AP)"
     if do == "demand":
         return f"{who} demands {target}'s surrender"
+    if do == "wake":
+        return f"{who} tries to wake {target} (3 AP)"
+    if do == "treat":
+        return f"{who}, combat medic, treats {target} (5 AP: bleeding stopped, +1 HP)"
+    if do == "carry":
+        return f"{who} picks up {target} to carry him (5 AP)"
+    if do == "drop":
+        return f"{who} puts {target} down"
     if do in ("prone", "stand", "fix-bayonet"):
         return f"{who}: {do.replace('-', ' ')}"
     return " ".join(f"{k} {v}" for k, v in action.items())
