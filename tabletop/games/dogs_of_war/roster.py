@@ -57,6 +57,8 @@ class Member:
     gear: tuple[str, ...]
     status: frozenset[str] = field(default_factory=frozenset)
     points: int = 0
+    #: set-down explosives carried (explosives.KINDS -> how many; C4 in quarter pounds)
+    kit: Mapping[str, int] = field(default_factory=dict)
 
 
 def path_of(name: str) -> Path:
@@ -258,9 +260,23 @@ def models(roster: Mapping[str, Any]) -> list[Member]:
                     perks=perks,
                     gear=gear,
                     status=frozenset(status),
+                    kit=_kit(gear),
                 )
             )
     return out
+
+
+def _kit(gear: tuple[str, ...]) -> dict[str, int]:
+    """The explosives bought: C4 by the pound (four quarters, l.822), mines two to a
+    purchase (l.800), shaped charges and claymores one each."""
+    from .explosives import GEAR
+
+    kit: dict[str, int] = {}
+    for g in gear:
+        if g in GEAR:
+            kind, n = GEAR[g]
+            kit[kind] = kit.get(kind, 0) + n
+    return kit
 
 
 def standard(factions: list[str], budget: int, name: str = "new roster") -> dict[str, Any]:

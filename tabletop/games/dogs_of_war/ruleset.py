@@ -45,8 +45,8 @@ from tabletop.engine.state import GameState
 from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import aid, combat, roster, structures
-from .blasts import blast_area, full_auto_area, grenade_deviation
+from . import aid, combat, explosives, roster, structures
+from .blasts import Blast, blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
     BLEEDING,
@@ -362,6 +362,8 @@ class DogsOfWarRules(WordsFromModule):
                 attrs[f"g-{g}"] = n
             if m.perks:
                 attrs["perks"] = m.perks
+            for kind, n in m.kit.items():
+                attrs[f"x-{kind}"] = n
             ident = f"{side[0]}-{m.team}-{m.role}"
             state.map.place(
                 Piece(ident, m.role, h, side, facing=facing, status=m.status, attributes=pairs(attrs))
@@ -440,6 +442,9 @@ class DogsOfWarRules(WordsFromModule):
                 out += [
                     {**a, "do": "op-shot", "as": a["do"]} for a in fire_actions(state, p, budget, only=target)
                 ]
+        owners = [p for p in models(state, side) if p.has(OP_FIRE) and able(p) and not p.has(BROKEN)]
+        if owners and state.marks.get("charges"):
+            out += explosives.claymore_shots(state, side, state.map.piece(target), owners)
         return out
 
     # -- the protocol -----------------------------------------------------------------------
@@ -526,6 +531,8 @@ class DogsOfWarRules(WordsFromModule):
                 if e.has(BROKEN) and distance(e.hex, a.hex) <= within:
                     out.append({"do": "demand", "piece": a.id, "target": e.id})
         out += aid.aid_actions(state, a, models(state, str(a.side)), models(state, other(str(a.side))))
+        if not medical and not a.has(BROKEN):
+            out += explosives.set_actions(state, a, neighbours_on(state, a.hex))
         out += self.moves(state, a, medical)
         out.append({"do": "done", "piece": a.id})
         return out
@@ -809,6 +816,11 @@ class DogsOfWarRules(WordsFromModule):
         if facing is not None:
             state.map.update(replace(state.map.piece(mover.id), facing=facing))
         lines = [f"{mover.id} enters {state.board.label(to)}"]
+        mine = explosives.mine_in(state, to, mover)
+        if mine is not None:
+            lines.append(f"{mover.id} steps on a mine at {mine.at} (l.800)")
+            lines += self._blow(state, mine, dice)
+            path.clear()
         if not path:
             state.marks.pop("path")
             state.marks.pop("mover")
@@ -881,6 +893,30 @@ class DogsOfWarRules(WordsFromModule):
 
     def _do_drop(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         return aid.put_down(state, state.map.piece(str(action["piece"])))
+
+    def _do_set_charge(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = state.map.piece(str(action["piece"]))
+        cost, used, lines = explosives.place(state, p, action)
+        p = self._spend(state, p, cost)
+        kind = str(action["kind"])
+        state.map.update(p.with_attr(f"x-{kind}", explosives.carried(p, kind) - used))
+        return lines
+
+    def _do_detonate(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(state, state.map.piece(str(action["piece"])), int(explosives.rules()["trigger_ap"]))
+        c = explosives.Charge.of(str(action["charge"]))
+        return [f"{p.id} blows the {c.kind.replace('-', ' ')} at {c.at}", *self._blow(state, c, dice)]
+
+    def _blow(self, state: GameState, c: explosives.Charge, dice: Dice) -> list[str]:
+        """A set charge goes off: its template's wound rolls (kill zones kill), and
+        structural damage where it lies in a building (C4, shaped charge)."""
+        explosives.remove(state, c)
+        blast, key = explosives.blast_of(c)
+        w = data().weapon(key)
+        at = state.board.hex_of(c.at)
+        if not blast.rings:  # a shaped charge: the wall it is set on (l.804)
+            return structures.damage(state, at, w.structural, dice)
+        return self._explode(state, at, blast, w, dice, area=explosives.area_of(state, c))
 
     def _do_demand(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         t = state.map.piece(str(action["target"]))
@@ -1000,12 +1036,22 @@ class DogsOfWarRules(WordsFromModule):
             lines.append(f"the round deviates {dev.distance} in (direction {dev.direction})")
         return lines + self._explode(state, centre, str(w.blast), w, dice)
 
-    def _explode(self, state: GameState, centre: Hex, blast_key: str, w: Weapon, dice: Dice) -> list[str]:
-        """A blast: every model in it takes its ring's wound rolls (GRENADES l.674-688)."""
+    def _explode(
+        self,
+        state: GameState,
+        centre: Hex,
+        blast_key: str | Blast,
+        w: Weapon,
+        dice: Dice,
+        area: Mapping[Hex, int] | None = None,
+    ) -> list[str]:
+        """A blast: every model in it takes its ring's wound rolls (GRENADES l.674-688),
+        and the building it is centred in its structural damage (l.692)."""
         if not state.board.grid.contains(centre):
             return ["it lands off the table"]
-        blast = blast_table().blast(blast_key)
-        area = blast_area(blast, centre, board=state.board)
+        blast = blast_key if isinstance(blast_key, Blast) else blast_table().blast(blast_key)
+        if area is None:
+            area = blast_area(blast, centre, board=state.board)
         lines = [f"explosion at {state.board.label(centre)}"]
         for p in sorted(models(state), key=lambda p: (distance(p.hex, centre), p.id)):
             if p.hex not in area or p.has(DEAD):
@@ -1033,7 +1079,14 @@ class DogsOfWarRules(WordsFromModule):
         target = str(action["target"])
         inner = {k: v for k, v in action.items() if k != "as"} | {"do": str(action["as"])}
         before = state.map.piece(target)
-        lines = [f"op-fire! {action['piece']} interrupts", *self._shoot(state, inner, dice, True)]
+        if action["as"] == "claymore":
+            p = state.map.piece(str(action["piece"]))
+            state.map.update(replace(p, status=p.status - {OP_FIRE}).with_attr("ap", 0))
+            shot = [f"{p.id} blows his claymore from the clacker (l.835)"]
+            shot += self._blow(state, explosives.Charge.of(str(action["charge"])), dice)
+        else:
+            shot = self._shoot(state, inner, dice, True)
+        lines = [f"op-fire! {action['piece']} interrupts", *shot]
         now = state.map.piece(target)
         if state.marks.get("mover") == [target] and (
             now.status != before.status or num(now, "hp") != num(before, "hp")
