@@ -474,6 +474,11 @@ class DogsOfWarRules(WordsFromModule):
             if num(a, "ap") <= 0 or not able(a):
                 return {"do": "done", "piece": a.id}
             return None
+        queue = [i for i in state.marks.get("team-queue", ()) if not state.marked("activated", i)]
+        for ident in queue:
+            p = state.map.piece(ident)
+            if able(p) and not p.has(aid.CARRIED):
+                return {"do": "activate", "piece": ident}
         if self._next_side(state) is None:
             return dict(END_PHASE)
         return None
@@ -489,7 +494,13 @@ class DogsOfWarRules(WordsFromModule):
             return [{"do": "first", "side": s} for s in (side, other(side))]
         a = active(state)
         if a is None:
-            return [{"do": "activate", "piece": p.id} for p in self.ready(state, side)]
+            ready = self.ready(state, side)
+            out: list[Action] = [{"do": "activate", "piece": p.id} for p in ready]
+            teams = sorted({str(p.attr("team")) for p in ready})
+            for team in teams:
+                if sum(1 for p in ready if str(p.attr("team")) == team) > 1:
+                    out.append({"do": "activate-team", "side": side, "team": team})
+            return out
         return self.model_actions(state, a)
 
     def model_actions(self, state: GameState, a: Piece) -> list[Action]:
@@ -613,7 +624,7 @@ class DogsOfWarRules(WordsFromModule):
         lines: list[str] = []
         med = data().rules["medical"]
         ran_before = set(state.marks.get("ran", ()))
-        for key in ("activated", "walked", "ran", "killed-this-turn", "active", "rallied"):
+        for key in ("activated", "walked", "ran", "killed-this-turn", "active", "rallied", "team-queue"):
             state.marks.pop(key, None)
         state.marks["ran-before"] = sorted(ran_before)
         for p in models(state):
@@ -740,8 +751,29 @@ class DogsOfWarRules(WordsFromModule):
         return lines
 
     def _end_activation(self, state: GameState, piece_id: str) -> None:
+        """The turn passes to the other side, unless this model's team was activated
+        as a whole and has members still to act (l.187)."""
         state.marks.pop("active", None)
-        state.tracks["next"] = 1 - SIDES.index(str(state.map.piece(piece_id).side))
+        side = SIDES.index(str(state.map.piece(piece_id).side))
+        queue = [
+            i
+            for i in state.marks.get("team-queue", ())
+            if not state.marked("activated", i) and able(state.map.piece(i))
+        ]
+        state.marks["team-queue"] = queue
+        if not queue:
+            state.marks.pop("team-queue", None)
+        state.tracks["next"] = side if queue else 1 - side
+
+    def _do_activate_team(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """INITIATIVE AND TURN SEQUENCE l.187: a player may activate a whole team; its
+        members act one after another before the other side activates (the order of
+        the team list: project's choice)."""
+        side, team = str(action["side"]), str(action["team"])
+        members = [p.id for p in self.ready(state, side) if str(p.attr("team")) == team]
+        state.marks["team-queue"] = members[1:]
+        first = self._do_activate(state, {"do": "activate", "piece": members[0]}, dice)
+        return [f"{side} activates team {team} ({len(members)} models)", *first]
 
     def _do_done(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         p = state.map.piece(str(action["piece"]))

@@ -20,7 +20,7 @@ PHASE_RULES = {
         "l.187: initiative D10 - the leader's CC, the lower activates first",
     ],
     "activations": [
-        "l.187: the sides alternate, one model at a time, until every model has acted",
+        "l.187: the sides alternate, a model or a whole team at a time, until every model has acted",
         "l.191: 10 AP: walk 1/in, run 3 per 5 in, crawl 2/in, stand 3, prone free, grenade 3, bandage 5",
         "l.231: op-fire 10 AP, then one attack of up to 6 AP inside the enemy's activation",
         "l.319: enemies within 10 in must be targeted first",
@@ -72,6 +72,8 @@ def describe(state: GameState, action: Action) -> str:
         return f"{action.get('side')} activates first"
     if do == "activate":
         return f"activate {who}"
+    if do == "activate-team":
+        return f"activate team {action.get('team')} (each member in turn)"
     if do == "done":
         return f"{who}: end the activation"
     if do == "move":
