@@ -86,3 +86,38 @@ def test_the_sheet_says_a_model_with_a_flesh_wound_is_wounded() -> None:
     g.state.map.update(blue.with_attr("hp", 4))
     sheet = DogsOfWarExtras().panels(g.state, blue.id)[0]
     assert sheet.rows[-1].text == "state: wounded (-1 HP)"
+
+
+def test_the_rules_panel_shows_each_phases_rules_and_the_projects_choices_as_such() -> None:
+    # issue 16 done-when: every gap the project settled is shown in the rules panel
+    # (phases.yaml), marked as the project's choice; no phase is longer than the panel's
+    # expanded rows, so every line can be read (tabletop/ui/gameplay.py RULE_ROWS_EXPANDED)
+    from tabletop.ui.gameplay import RULE_ROWS_EXPANDED
+
+    g = game()
+    texts = words.phase_texts()
+    assert set(texts) == {"upkeep", "activations", "morale"}
+    for phase, text in texts.items():
+        g.state.phase = phase
+        shown = words.phase_rules(g.state)
+        assert shown[: len(text["rules"])] == text["rules"]
+        choices = shown[len(text["rules"]) :]
+        assert choices and all(c.startswith("project's choice: ") for c in choices)
+        assert len(shown) <= RULE_ROWS_EXPANDED, phase
+    every = " ".join(" ".join(t["choices"]) for t in texts.values())
+    for gap in (
+        "G1",
+        "G4",
+        "G5",
+        "G6",
+        "G7",
+        "G10",
+        "G11",
+        "A1",
+        "A2",
+        "A4",
+        "A5",
+        "485 points",
+        "structural",
+    ):
+        assert gap in every, gap
