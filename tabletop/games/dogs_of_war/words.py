@@ -72,6 +72,10 @@ def describe(state: GameState, action: Action) -> str:
         return f"{action.get('side')} activates first"
     if do == "activate":
         return f"activate {who}"
+    if do == "step":
+        return f"{who} moves on, one hex at a time (op-fire may interrupt)"
+    if do == "rally":
+        return f"{who}, broken, checks morale or runs for cover (l.716)"
     if do == "activate-team":
         return f"activate team {action.get('team')} (each member in turn)"
     if do == "done":
