@@ -178,6 +178,40 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
     return problems
 
 
+def file_errors(path: Path) -> list[DataError]:
+    """Every problem of a roster file, each at its line (``tabletop validate``): the
+    line of the member, else of the team, else of ``budget`` or ``teams``."""
+    from tabletop.datareader import Collector
+
+    try:
+        loaded = read_yaml(path)
+    except DataError as exc:
+        return [exc]
+    if not isinstance(loaded, Mapping):
+        return [DataError(path, 1, "a roster is a mapping with name, budget and teams")]
+    out: list[DataError] = []
+    for problem in check(loaded, "roster"):
+        line = _problem_line(loaded, problem, Collector.line_of)
+        out.append(DataError(path, line, problem.removeprefix("roster: ")))
+    return out
+
+
+def _problem_line(roster: Mapping[str, Any], problem: str, line_of: Any) -> int | None:
+    """Where ``check``'s message points: teams[i].members[j], teams[i], or the key."""
+    import re
+
+    teams = roster.get("teams")
+    found = re.search(r"teams\[(\d+)\](?:\.members\[(\d+)\])?", problem)
+    if found and isinstance(teams, list):
+        i = int(found.group(1))
+        members = teams[i].get("members") if isinstance(teams[i], Mapping) else None
+        if found.group(2) is not None and isinstance(members, list):
+            return line_of(members, int(found.group(2)))
+        return line_of(teams, i)
+    key = "teams" if "teams must be" in problem else "budget"
+    return line_of(roster, key)
+
+
 def _buyable(faction: Faction) -> list[str]:
     out = list(faction.specials)
     if faction.night_vision.get("points"):
