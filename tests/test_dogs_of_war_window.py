@@ -72,7 +72,12 @@ def test_actions_are_described_in_words() -> None:
 
 def test_tables_print_every_printed_table_and_the_weapons_as_encoded() -> None:
     keys = [t.key for t in tables()]
-    assert keys == ["modifiers", "wounds", "throw", "c4", "close-quarters", "morale", "weapons", "factions"]
+    assert keys == [
+        "modifiers", "wounds", "throw", "c4", "structures", "close-quarters", "morale", "weapons", "factions",
+    ]  # fmt: skip
+    structures = next(t for t in tables() if t.key == "structures")  # STRUCTURAL DAMAGE l.696-700
+    per_level = {r[1]: r[2] for r in structures.rows}
+    assert per_level == {"wood": "4", "stone": "6", "concrete": "8", "steel": "9"}
     weapons = next(t for t in tables() if t.key == "weapons")
     assert len(weapons.rows) == len(data().weapons)
     m16 = next(r for r in weapons.rows if r[0] == "m16a2")
