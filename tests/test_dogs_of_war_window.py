@@ -126,3 +126,19 @@ def test_the_rules_panel_shows_each_phases_rules_and_the_projects_choices_as_suc
         "structural",
     ):
         assert gap in every, gap
+
+
+def test_the_initiative_choice_stays_in_the_game_box_with_a_model_selected(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # found playing under Xvfb (issue 16): with a model selected, the game box listed no
+    # choice at the start of a turn, though the initiative winner had to choose (l.187)
+    from tabletop.ui.gameplay import GamePanel
+    from tabletop.ui.table import open_table
+
+    app = open_table("dogs-of-war", size=(1280, 800), seed=5, autosave=tmp_path / "auto.json")
+    app.play.run()
+    side = app.play.actor()
+    assert app.play.state.phase == "upkeep" and side in ("blue", "red")
+    gp = next(c for c in app.components if isinstance(c, GamePanel))
+    app.selected = next(p.id for p in models(app.play.state, side))
+    shown = gp.unit_choices(app)
+    assert {"do": "first", "side": side} in shown
