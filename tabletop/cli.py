@@ -809,6 +809,9 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
     deck = _card_deck(path, data)
     if deck is not None:
         return deck
+    army = _roster(path, data)
+    if army is not None:
+        return army
     if hasattr(data, "get") and "grid" in data:
         try:
             m = load_map(path)
@@ -823,6 +826,19 @@ def _validate_one(path: Path) -> tuple[str, list[DataError]]:
         [DataError(path, 1, "neither a map (a `grid:` block), a scenario (a `map:` line) nor "
                    "a counter sheet (`unit_types:`)")],
     )  # fmt: skip
+
+
+def _roster(path: Path, data: object) -> tuple[str, list[DataError]] | None:
+    """A Dogs of War roster (top-level `budget:` and `teams:`, issue 16): its points and
+    weapons checked against the team lists; None for any other file."""
+    if not (isinstance(data, dict) and "teams" in data and "budget" in data):
+        return None
+    from tabletop.games.dogs_of_war import roster
+
+    problems = roster.file_errors(path)
+    if problems:
+        return ("roster", problems)
+    return (f"roster: {data.get('name', path.stem)}, {roster.cost(data)} of {data['budget']} points", [])
 
 
 def _card_deck(path: Path, data: object) -> tuple[str, list[DataError]] | None:

@@ -211,3 +211,29 @@ def test_the_roster_cli_refuses_with_exit_code_2(capsys: pytest.CaptureFixture[s
     assert roster.main(["--new", "delta", "delta", "--budget", "500"]) == 2
     assert "over the budget of 500" in capsys.readouterr().err
     assert roster.main(["crossroads-blue"]) == 0
+
+
+def test_tabletop_validate_checks_a_roster_with_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BUILDING PHASE l.167 and the team lists: a roster over its points or with weapons
+    # its list does not allow is refused, one problem a line at its line, exit code 2
+    from tabletop.cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\nbudget: 250\nteams:\n  - id: r\n    faction: rangers\n    members:\n"
+        "      - {role: team-leader, weapon: ak47}\n"
+        "      - {role: scout, weapon: m16a2}\n"
+        "      - {role: machine-gunner, weapon: m249}\n"
+        "      - {role: assistant-gunner, weapon: m16a2}\n"
+        "  - faction: al-qaeda\n"
+    )
+    assert main(["validate", str(bad)]) == 2
+    out = capsys.readouterr()
+    lines = (out.out + out.err).splitlines()
+    assert any(f"{bad}:7: teams[0].members[0]: the US Rangers team-leader carries m16a2" in x for x in lines)
+    assert any(f"{bad}:2: the teams cost 450 points, over the budget of 250" in x for x in lines)
+    good = roster.path_of("crossroads-red")
+    assert main(["validate", str(good)]) == 0
+    assert "485 of 485 points" in capsys.readouterr().out

@@ -51,6 +51,7 @@ from .overlays import REACH
 
 OVERLAY_KEY = pygame.K_j
 FOLD_KEY = pygame.K_i
+EXTRAS_PRIORITY = 1  # the dock's order of who gets room first (layout.Section.priority)
 SHORTCUTS = [
     ("j", "the rule system's own overlays (fields of fire...) one after another, then off"),
     ("i, click a panel's title", "fold / unfold the rule system's panels (right-hand column)"),
@@ -381,7 +382,9 @@ class ExtrasLayer(Component):
         if not blocks or width < 4 * PAD:
             return []
         height = sum(b.height(b.fold_key in self.folded) + GAP for b in blocks) - GAP
-        return [Section("extras", None, "right", 20, height, priority=5)]
+        # the rule system's own boxes (a model sheet, the odds) get room before the
+        # generic selection list: at 1280x800 they were pushed off the column (issue 16)
+        return [Section("extras", None, "right", 20, height, priority=EXTRAS_PRIORITY)]
 
     def draw_ui(self, surface: pygame.Surface, app: App) -> None:
         self.boxes, self.titles = {}, {}

@@ -157,7 +157,7 @@ class GamePanel(Component):
         choices = [a for a in game.choices(actor) if a.get("do") != END_PHASE["do"]]
         self._can_move = any(a.get("do") == "move" for a in choices)
         if app.selected is not None:
-            choices = [a for a in choices if app.selected in (a.get("unit"), a.get("piece"))]
+            choices = [a for a in choices if app.selected in (a.get("unit"), a.get("piece")) or _side_wide(a)]
         return [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
 
     # --- events ---------------------------------------------------------------------
@@ -685,6 +685,12 @@ class GamePanel(Component):
             return [phase.rule] if phase is not None and phase.rule else []
         lines: Sequence[str] = rules(app.play.state)
         return lines
+
+
+def _side_wide(action: Action) -> bool:
+    """A choice that names no unit (who moves first, a whole team): selecting a unit
+    does not hide it (issue 16: the initiative choice vanished with a model selected)."""
+    return action.get("unit") is None and action.get("piece") is None
 
 
 def _row(size: int) -> int:

@@ -478,6 +478,11 @@ class Panels(Component):
             surface.blit(self._text(self._fit(app, name, where, SMALL), SMALL), (where.x, y + 1))
         surface.set_clip(None)
 
+    def _die_number(self, surface: pygame.Surface, die: pygame.Rect, value: int) -> None:
+        """A face with no pips (a D10's 7-10) shows its number."""
+        image = self._text(str(value), TEXT, theme.PANEL, True)
+        surface.blit(image, image.get_rect(center=die.center))
+
     def _draw_dice(self, surface: pygame.Surface, app: App, body: pygame.Rect) -> None:
         rolls = recent_rolls(app, 1)
         x, y = body.x, body.y
@@ -491,6 +496,8 @@ class Panels(Component):
                 for gx, gy in _PIPS[last.result[0]]:
                     centre = (die.x + step * (gx + 1), die.y + step * (gy + 1))
                     pygame.draw.circle(surface, theme.PANEL, centre, 4)
+            elif len(last.result) == 1:  # a D10's 7-10 has no pips: its number (issue 16)
+                self._die_number(surface, die, last.result[0])
             ruling = self.rulings.get(last_key)
             rows = theme.wrap(_roll_text(last), text_at.width, TEXT, True)
             if len(rows) > (1 if ruling else 2):  # no room for more beside the die: cut, whole on hover

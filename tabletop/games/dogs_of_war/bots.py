@@ -152,6 +152,8 @@ class TacticalBot:
             t = state.map.piece(str(c["target"]))
             if t.has(BLEEDING) or t.has(MEDICAL):
                 return c
+        for c in by_do.get("treat", []):  # a combat medic (l.529)
+            return c
         for c in by_do.get("wake", []):
             return c
         shots = by_do.get("fire", []) + by_do.get("launch", []) + by_do.get("throw", []) + by_do.get("cq", [])

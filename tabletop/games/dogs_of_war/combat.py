@@ -239,7 +239,9 @@ def apply_wound(
 def kill(state: GameState, piece: Piece, why: str) -> list[str]:
     """The model dies: it lies where it fell (models pass over the dead, l.256); its
     teammates who see it take a Shell Shock check (l.716)."""
-    status = (piece.status - {OP_FIRE, BROKEN, UNCONSCIOUS}) | {DEAD, PRONE}
+    # the dead keep no wound or state words (the window showed "DEAD+3" chips): only
+    # whether a friend was carrying him or he someone
+    status = (piece.status & {"carried", "carrying"}) | {DEAD, PRONE}
     state.map.update(replace(piece, status=status).with_attr("ap", 0))
     state.mark("killed-this-turn", piece.id)
     lines = [f"{piece.id} is killed ({why})"]

@@ -13,6 +13,7 @@ A roster file::
         upgrade: meu-soc            # USMC only (l.1294-1298)
         members:                    # optional: the list's roles in order when left out
           - {role: team-leader, weapon: m16a2, perks: [dedicated-marksman], gear: [night-vision]}
+          - {role: scout, weapon: m16a2, medic: true}   # a combat medic (l.529; project's price)
 
 Run ``python -m tabletop.games.dogs_of_war.roster FILE`` to check one (exit 2 with the
 reasons), or ``... roster --new FACTION [FACTION ...] --budget N`` to print a roster of
@@ -56,6 +57,8 @@ class Member:
     gear: tuple[str, ...]
     status: frozenset[str] = field(default_factory=frozenset)
     points: int = 0
+    #: set-down explosives carried (explosives.KINDS -> how many; C4 in quarter pounds)
+    kit: Mapping[str, int] = field(default_factory=dict)
 
 
 def path_of(name: str) -> Path:
@@ -152,6 +155,12 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
                     )
                 else:
                     total += int(spec["points"])
+            if member.get("medic") is True:
+                total += int(d.rules["medical"]["medic_points"])
+            elif "medic" in member:
+                problems.append(
+                    f"{at}: medic is true or left out (a combat medic, l.529), not {member['medic']!r}"
+                )
             if len(set(perks)) != len(perks):
                 problems.append(f"{at}: each perk may be bought only once per model")
             for gear in member.get("gear") or []:
@@ -167,6 +176,40 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
             f"{where}: the teams cost {total} points, over the budget of {budget}; drop a team, a perk or gear"
         )
     return problems
+
+
+def file_errors(path: Path) -> list[DataError]:
+    """Every problem of a roster file, each at its line (``tabletop validate``): the
+    line of the member, else of the team, else of ``budget`` or ``teams``."""
+    from tabletop.datareader import Collector
+
+    try:
+        loaded = read_yaml(path)
+    except DataError as exc:
+        return [exc]
+    if not isinstance(loaded, Mapping):
+        return [DataError(path, 1, "a roster is a mapping with name, budget and teams")]
+    out: list[DataError] = []
+    for problem in check(loaded, "roster"):
+        line = _problem_line(loaded, problem, Collector.line_of)
+        out.append(DataError(path, line, problem.removeprefix("roster: ")))
+    return out
+
+
+def _problem_line(roster: Mapping[str, Any], problem: str, line_of: Any) -> int | None:
+    """Where ``check``'s message points: teams[i].members[j], teams[i], or the key."""
+    import re
+
+    teams = roster.get("teams")
+    found = re.search(r"teams\[(\d+)\](?:\.members\[(\d+)\])?", problem)
+    if found and isinstance(teams, list):
+        i = int(found.group(1))
+        members = teams[i].get("members") if isinstance(teams[i], Mapping) else None
+        if found.group(2) is not None and isinstance(members, list):
+            return line_of(members, int(found.group(2)))
+        return line_of(teams, i)
+    key = "teams" if "teams must be" in problem else "budget"
+    return line_of(roster, key)
 
 
 def _buyable(faction: Faction) -> list[str]:
@@ -199,6 +242,7 @@ def cost(roster: Mapping[str, Any]) -> int:
                 total += d.weapons[str(member["weapon"])].points
             total += sum(int(faction.perks[str(p)]["points"]) for p in member.get("perks") or [])
             total += sum(_gear_points(faction, str(g)) or 0 for g in member.get("gear") or [])
+            total += int(d.rules["medical"]["medic_points"]) if member.get("medic") is True else 0
     return total
 
 
@@ -222,6 +266,8 @@ def models(roster: Mapping[str, Any]) -> list[Member]:
                 status.add(str(faction.night_vision["status"]))
             if "laser" in gear:
                 status.add("laser-targeter")
+            if member.get("medic") is True:
+                status.add("combat-medic")  # aid.MEDIC: GIVING AID l.529
             grenades = {str(k): int(v) for k, v in faction.gear.get("grenades", {}).items()}
             launcher = role.get("launcher")
             rounds = int(faction.gear.get("launcher_rounds", 0)) if launcher else 0
@@ -248,9 +294,23 @@ def models(roster: Mapping[str, Any]) -> list[Member]:
                     perks=perks,
                     gear=gear,
                     status=frozenset(status),
+                    kit=_kit(gear),
                 )
             )
     return out
+
+
+def _kit(gear: tuple[str, ...]) -> dict[str, int]:
+    """The explosives bought: C4 by the pound (four quarters, l.822), mines two to a
+    purchase (l.800), shaped charges and claymores one each."""
+    from .explosives import GEAR
+
+    kit: dict[str, int] = {}
+    for g in gear:
+        if g in GEAR:
+            kind, n = GEAR[g]
+            kit[kind] = kit.get(kind, 0) + n
+    return kit
 
 
 def standard(factions: list[str], budget: int, name: str = "new roster") -> dict[str, Any]:

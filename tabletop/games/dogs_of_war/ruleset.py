@@ -45,8 +45,8 @@ from tabletop.engine.state import GameState
 from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import combat, roster
-from .blasts import blast_area, full_auto_area, grenade_deviation
+from . import aid, combat, explosives, roster, structures
+from .blasts import Blast, blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
     BLEEDING,
@@ -362,6 +362,8 @@ class DogsOfWarRules(WordsFromModule):
                 attrs[f"g-{g}"] = n
             if m.perks:
                 attrs["perks"] = m.perks
+            for kind, n in m.kit.items():
+                attrs[f"x-{kind}"] = n
             ident = f"{side[0]}-{m.team}-{m.role}"
             state.map.place(
                 Piece(ident, m.role, h, side, facing=facing, status=m.status, attributes=pairs(attrs))
@@ -397,7 +399,11 @@ class DogsOfWarRules(WordsFromModule):
 
     def ready(self, state: GameState, side: str) -> list[Piece]:
         """The side's models still to activate this turn (the unconscious cannot)."""
-        return [p for p in models(state, side) if able(p) and not state.marked("activated", p.id)]
+        return [
+            p
+            for p in models(state, side)
+            if able(p) and not p.has(aid.CARRIED) and not state.marked("activated", p.id)
+        ]
 
     def reactions(self, state: GameState, action: Action) -> str | None:
         """Op-fire (l.231, G5): after each hex an enemy moves and after each enemy
@@ -436,6 +442,9 @@ class DogsOfWarRules(WordsFromModule):
                 out += [
                     {**a, "do": "op-shot", "as": a["do"]} for a in fire_actions(state, p, budget, only=target)
                 ]
+        owners = [p for p in models(state, side) if p.has(OP_FIRE) and able(p) and not p.has(BROKEN)]
+        if owners and state.marks.get("charges"):
+            out += explosives.claymore_shots(state, side, state.map.piece(target), owners)
         return out
 
     # -- the protocol -----------------------------------------------------------------------
@@ -465,6 +474,11 @@ class DogsOfWarRules(WordsFromModule):
             if num(a, "ap") <= 0 or not able(a):
                 return {"do": "done", "piece": a.id}
             return None
+        queue = [i for i in state.marks.get("team-queue", ()) if not state.marked("activated", i)]
+        for ident in queue:
+            p = state.map.piece(ident)
+            if able(p) and not p.has(aid.CARRIED):
+                return {"do": "activate", "piece": ident}
         if self._next_side(state) is None:
             return dict(END_PHASE)
         return None
@@ -480,7 +494,13 @@ class DogsOfWarRules(WordsFromModule):
             return [{"do": "first", "side": s} for s in (side, other(side))]
         a = active(state)
         if a is None:
-            return [{"do": "activate", "piece": p.id} for p in self.ready(state, side)]
+            ready = self.ready(state, side)
+            out: list[Action] = [{"do": "activate", "piece": p.id} for p in ready]
+            teams = sorted({str(p.attr("team")) for p in ready})
+            for team in teams:
+                if sum(1 for p in ready if str(p.attr("team")) == team) > 1:
+                    out.append({"do": "activate-team", "side": side, "team": team})
+            return out
         return self.model_actions(state, a)
 
     def model_actions(self, state: GameState, a: Piece) -> list[Action]:
@@ -521,6 +541,9 @@ class DogsOfWarRules(WordsFromModule):
             for e in enemies(state, a):
                 if e.has(BROKEN) and distance(e.hex, a.hex) <= within:
                     out.append({"do": "demand", "piece": a.id, "target": e.id})
+        out += aid.aid_actions(state, a, models(state, str(a.side)), models(state, other(str(a.side))))
+        if not medical and not a.has(BROKEN):
+            out += explosives.set_actions(state, a, neighbours_on(state, a.hex))
         out += self.moves(state, a, medical)
         out.append({"do": "done", "piece": a.id})
         return out
@@ -601,7 +624,7 @@ class DogsOfWarRules(WordsFromModule):
         lines: list[str] = []
         med = data().rules["medical"]
         ran_before = set(state.marks.get("ran", ()))
-        for key in ("activated", "walked", "ran", "killed-this-turn", "active", "rallied"):
+        for key in ("activated", "walked", "ran", "killed-this-turn", "active", "rallied", "team-queue"):
             state.marks.pop(key, None)
         state.marks["ran-before"] = sorted(ran_before)
         for p in models(state):
@@ -639,6 +662,8 @@ class DogsOfWarRules(WordsFromModule):
                     ap //= 2
                     lines.append(f"{p.id} catches his breath: {ap} AP this turn (l.201)")
             state.map.update(p.with_attr("ap", ap))
+        lines += aid.let_go(state)
+        lines += aid.load_checks(state, dice)
         lines += self._initiative(state, dice)
         return lines
 
@@ -726,8 +751,29 @@ class DogsOfWarRules(WordsFromModule):
         return lines
 
     def _end_activation(self, state: GameState, piece_id: str) -> None:
+        """The turn passes to the other side, unless this model's team was activated
+        as a whole and has members still to act (l.187)."""
         state.marks.pop("active", None)
-        state.tracks["next"] = 1 - SIDES.index(str(state.map.piece(piece_id).side))
+        side = SIDES.index(str(state.map.piece(piece_id).side))
+        queue = [
+            i
+            for i in state.marks.get("team-queue", ())
+            if not state.marked("activated", i) and able(state.map.piece(i))
+        ]
+        state.marks["team-queue"] = queue
+        if not queue:
+            state.marks.pop("team-queue", None)
+        state.tracks["next"] = side if queue else 1 - side
+
+    def _do_activate_team(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """INITIATIVE AND TURN SEQUENCE l.187: a player may activate a whole team; its
+        members act one after another before the other side activates (the order of
+        the team list: project's choice)."""
+        side, team = str(action["side"]), str(action["team"])
+        members = [p.id for p in self.ready(state, side) if str(p.attr("team")) == team]
+        state.marks["team-queue"] = members[1:]
+        first = self._do_activate(state, {"do": "activate", "piece": members[0]}, dice)
+        return [f"{side} activates team {team} ({len(members)} models)", *first]
 
     def _do_done(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         p = state.map.piece(str(action["piece"]))
@@ -798,9 +844,15 @@ class DogsOfWarRules(WordsFromModule):
         to = state.board.hex_of(path.pop(0))
         facing = _facing(mover.hex, to)
         state.map.move(mover.id, to)
+        aid.follow(state, state.map.piece(mover.id))
         if facing is not None:
             state.map.update(replace(state.map.piece(mover.id), facing=facing))
         lines = [f"{mover.id} enters {state.board.label(to)}"]
+        mine = explosives.mine_in(state, to, mover)
+        if mine is not None:
+            lines.append(f"{mover.id} steps on a mine at {mine.at} (l.800)")
+            lines += self._blow(state, mine, dice)
+            path.clear()
         if not path:
             state.marks.pop("path")
             state.marks.pop("mover")
@@ -858,6 +910,45 @@ class DogsOfWarRules(WordsFromModule):
             state.map.update(replace(t, status=t.status - {UNCONSCIOUS}))
             return [f"{p.id} wakes {t.id} (rolled {face})"]
         return [f"{t.id} does not come round (rolled {face})"]
+
+    def _do_treat(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(
+            state, state.map.piece(str(action["piece"])), int(data().rules["medical"]["medic_ap"])
+        )
+        return aid.treat(state, p, state.map.piece(str(action["target"])))
+
+    def _do_carry(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(
+            state, state.map.piece(str(action["piece"])), int(data().rules["medical"]["carry_ap"])
+        )
+        return aid.pick_up(state, p, state.map.piece(str(action["target"])))
+
+    def _do_drop(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        return aid.put_down(state, state.map.piece(str(action["piece"])))
+
+    def _do_set_charge(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = state.map.piece(str(action["piece"]))
+        cost, used, lines = explosives.place(state, p, action)
+        p = self._spend(state, p, cost)
+        kind = str(action["kind"])
+        state.map.update(p.with_attr(f"x-{kind}", explosives.carried(p, kind) - used))
+        return lines
+
+    def _do_detonate(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        p = self._spend(state, state.map.piece(str(action["piece"])), int(explosives.rules()["trigger_ap"]))
+        c = explosives.Charge.of(str(action["charge"]))
+        return [f"{p.id} blows the {c.kind.replace('-', ' ')} at {c.at}", *self._blow(state, c, dice)]
+
+    def _blow(self, state: GameState, c: explosives.Charge, dice: Dice) -> list[str]:
+        """A set charge goes off: its template's wound rolls (kill zones kill), and
+        structural damage where it lies in a building (C4, shaped charge)."""
+        explosives.remove(state, c)
+        blast, key = explosives.blast_of(c)
+        w = data().weapon(key)
+        at = state.board.hex_of(c.at)
+        if not blast.rings:  # a shaped charge: the wall it is set on (l.804)
+            return structures.damage(state, at, w.structural, dice)
+        return self._explode(state, at, blast, w, dice, area=explosives.area_of(state, c))
 
     def _do_demand(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         t = state.map.piece(str(action["target"]))
@@ -926,7 +1017,7 @@ class DogsOfWarRules(WordsFromModule):
                     break
                 now, more = self._into_melee(state, shooter, now, dice)
                 lines += more
-                lines += combat.resolve_hit(state, now, w, o, aimed, dice)
+                lines += combat.resolve_hit(state, aid.who_is_hit(state, now, dice), w, o, aimed, dice)
         return lines + self._deaths_seen(state, dice)
 
     def _into_melee(
@@ -977,12 +1068,22 @@ class DogsOfWarRules(WordsFromModule):
             lines.append(f"the round deviates {dev.distance} in (direction {dev.direction})")
         return lines + self._explode(state, centre, str(w.blast), w, dice)
 
-    def _explode(self, state: GameState, centre: Hex, blast_key: str, w: Weapon, dice: Dice) -> list[str]:
-        """A blast: every model in it takes its ring's wound rolls (GRENADES l.674-688)."""
+    def _explode(
+        self,
+        state: GameState,
+        centre: Hex,
+        blast_key: str | Blast,
+        w: Weapon,
+        dice: Dice,
+        area: Mapping[Hex, int] | None = None,
+    ) -> list[str]:
+        """A blast: every model in it takes its ring's wound rolls (GRENADES l.674-688),
+        and the building it is centred in its structural damage (l.692)."""
         if not state.board.grid.contains(centre):
             return ["it lands off the table"]
-        blast = blast_table().blast(blast_key)
-        area = blast_area(blast, centre, board=state.board)
+        blast = blast_key if isinstance(blast_key, Blast) else blast_table().blast(blast_key)
+        if area is None:
+            area = blast_area(blast, centre, board=state.board)
         lines = [f"explosion at {state.board.label(centre)}"]
         for p in sorted(models(state), key=lambda p: (distance(p.hex, centre), p.id)):
             if p.hex not in area or p.has(DEAD):
@@ -996,6 +1097,7 @@ class DogsOfWarRules(WordsFromModule):
                 if now.has(DEAD):
                     break
                 lines += combat.resolve_hit(state, now, w, None, False, dice, dpr=ring.dpr)
+        lines += structures.damage(state, centre, w.structural, dice)
         return lines + self._deaths_seen(state, dice)
 
     def _do_fire(self, state: GameState, action: Action, dice: Dice) -> list[str]:
@@ -1009,7 +1111,14 @@ class DogsOfWarRules(WordsFromModule):
         target = str(action["target"])
         inner = {k: v for k, v in action.items() if k != "as"} | {"do": str(action["as"])}
         before = state.map.piece(target)
-        lines = [f"op-fire! {action['piece']} interrupts", *self._shoot(state, inner, dice, True)]
+        if action["as"] == "claymore":
+            p = state.map.piece(str(action["piece"]))
+            state.map.update(replace(p, status=p.status - {OP_FIRE}).with_attr("ap", 0))
+            shot = [f"{p.id} blows his claymore from the clacker (l.835)"]
+            shot += self._blow(state, explosives.Charge.of(str(action["charge"])), dice)
+        else:
+            shot = self._shoot(state, inner, dice, True)
+        lines = [f"op-fire! {action['piece']} interrupts", *shot]
         now = state.map.piece(target)
         if state.marks.get("mover") == [target] and (
             now.status != before.status or num(now, "hp") != num(before, "hp")
@@ -1054,7 +1163,7 @@ class DogsOfWarRules(WordsFromModule):
         cq_weapon = replace(w, dpr=int(w.cq["cqdpr"]), arm=0)
         return (
             lines
-            + combat.resolve_hit(state, t, cq_weapon, None, False, dice)
+            + combat.resolve_hit(state, aid.who_is_hit(state, t, dice), cq_weapon, None, False, dice)
             + self._deaths_seen(state, dice)
         )
 
@@ -1092,8 +1201,9 @@ class DogsOfWarRules(WordsFromModule):
         return lines + self._explode(state, centre, str(w.blast), w, dice)
 
     def _deaths_seen(self, state: GameState, dice: Dice) -> list[str]:
-        """Teammates who see a friend killed take a Shell Shock check (l.716, 726)."""
-        lines: list[str] = []
+        """Teammates who see a friend killed take a Shell Shock check (l.716, 726); a
+        carrier put out of the fight drops his load (l.531)."""
+        lines: list[str] = aid.let_go(state)
         for dead_id in list(state.marks.get("killed-this-turn", ())):
             if state.marked("shock-done", dead_id):
                 continue

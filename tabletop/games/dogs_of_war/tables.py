@@ -109,6 +109,43 @@ def c4_table() -> Table:
     )
 
 
+def structures_table(d: Data) -> Table:
+    """The structure points by material (l.696-700) as the shipped map's buildings carry
+    them, and how a hit and a collapse are read."""
+    from tabletop.board.loader import load_map
+    from tabletop.shipped import resolve
+
+    from .structures import collapse_dpr, structure_points
+
+    path = resolve("dogs-of-war", "maps")
+    rows = []
+    if path is not None:
+        for t in load_map(path).terrain_types.values():
+            props = t.properties
+            if props.get("kind") not in ("building", "bunker"):
+                continue
+            total = structure_points(props)
+            rows.append((
+                t.name, str(props.get("structure")), str(props.get("structure_points_per_level")),
+                str(props.get("levels", 1)), str(total), str(collapse_dpr(total)),
+            ))  # fmt: skip
+    loss = d.rules["structural"]["loss"]
+    return Table(
+        "structures",
+        "Structural damage (structure points per level: wood 4, stone 6, concrete 8, steel 9)",
+        "Dogs of War STRUCTURAL DAMAGE l.690-700",
+        ("building", "material", "SP a level", "levels", "SP", "collapse DPR"),
+        tuple(rows),
+        (
+            "(project) a blast damages the building it is centred in: a round or rocket striking a "
+            "model inside is a direct hit, a grenade landing inside a blast from the interior (l.692).",
+            f"(project) a hit: D10 - structural DPR on the wound chart's columns <=0/1-2/3-5/6+ takes "
+            f"{'/'.join(str(x) for x in loss)} SP; at 0 the building collapses whole to rubble, DPR half "
+            "its SP (rounded up) on each model inside (l.694: two storeys of concrete, DPR 8).",
+        ),
+    )
+
+
 def cq_table(d: Data) -> Table:
     rows = tuple(
         (k.replace("_", " "), _signed(int(v)))
@@ -217,6 +254,7 @@ def factions_table(d: Data) -> Table:
 def tables() -> list[Table]:
     d = data()
     return [
-        modifiers_table(d), wound_table(d), throw_table(d), c4_table(), cq_table(d), morale_table(d),
+        modifiers_table(d), wound_table(d), throw_table(d), c4_table(), structures_table(d), cq_table(d),
+        morale_table(d),
         weapons_table(d), factions_table(d),
     ]  # fmt: skip

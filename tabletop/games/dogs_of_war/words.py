@@ -4,6 +4,9 @@ model's notes and each action a player may choose (the rules' hooks ``phase_rule
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 from tabletop.engine.actions import Action
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
@@ -12,31 +15,28 @@ from .combat import num
 from .data import data
 from .ruleset import SIDES, active, fighting, free_play, score
 
-PHASE_RULES = {
-    "upkeep": [
-        "l.487 (A4): a model at 0 HP or less, or bleeding and not bandaged, rolls D10 <= 10 + HP: pass -1 HP, fail KIA",
-        "l.511: the unconscious wake on D10 <= HP; khat (l.1410): high on 1-5",
-        "l.201: a model that ran two turns in a row checks FT or has half its AP",
-        "l.187: initiative D10 - the leader's CC, the lower activates first",
-    ],
-    "activations": [
-        "l.187: the sides alternate, one model at a time, until every model has acted",
-        "l.191: 10 AP: walk 1/in, run 3 per 5 in, crawl 2/in, stand 3, prone free, grenade 3, bandage 5",
-        "l.231: op-fire 10 AP, then one attack of up to 6 AP inside the enemy's activation",
-        "l.319: enemies within 10 in must be targeted first",
-        "l.414: to hit D10 <= WP + range + modifiers; a 1 always hits, a 10 always misses",
-        "l.557: close quarters D10 <= 5 + own CQ - the opponent's",
-    ],
-    "morale": [
-        "l.714, 722: a team half incapacitated checks on its best ML; failing, it breaks",
-        "l.716: a broken model re-checks as it activates, else runs for cover; it surrenders when demanded within 5 in",
-    ],
-}
+PHASES_FILE = Path(__file__).with_name("phases.yaml")
+
+
+@cache
+def phase_texts() -> dict[str, dict[str, list[str]]]:
+    """phases.yaml: each phase's rules and the project's choices, checked at their lines."""
+    from tabletop.games.dog_sector.phase_texts import read_phase_texts
+
+    from .ruleset import SEQUENCE
+
+    return read_phase_texts(PHASES_FILE, (p.key for p in SEQUENCE))
+
+
 MODES = {"ss": "single shot", "bu": "burst", "fa": "full auto"}
 
 
 def phase_rules(state: GameState) -> list[str]:
-    return [] if free_play(state) else PHASE_RULES.get(state.phase, [])
+    """The phase's rules, then each choice the project made, marked as such."""
+    if free_play(state):
+        return []
+    text = phase_texts().get(state.phase, {})
+    return [*text.get("rules", []), *(f"project's choice: {c}" for c in text.get("choices", []))]
 
 
 def status(state: GameState) -> str:
@@ -72,6 +72,12 @@ def describe(state: GameState, action: Action) -> str:
         return f"{action.get('side')} activates first"
     if do == "activate":
         return f"activate {who}"
+    if do == "step":
+        return f"{who} moves on, one hex at a time (op-fire may interrupt)"
+    if do == "rally":
+        return f"{who}, broken, checks morale or runs for cover (l.716)"
+    if do == "activate-team":
+        return f"activate team {action.get('team')} (each member in turn)"
     if do == "done":
         return f"{who}: end the activation"
     if do == "move":
@@ -92,6 +98,14 @@ def describe(state: GameState, action: Action) -> str:
         return f"{who} goes on op-fire (10 AP)"
     if do == "demand":
         return f"{who} demands {target}'s surrender"
+    if do == "wake":
+        return f"{who} tries to wake {target} (3 AP)"
+    if do == "treat":
+        return f"{who}, combat medic, treats {target} (5 AP: bleeding stopped, +1 HP)"
+    if do == "carry":
+        return f"{who} picks up {target} to carry him (5 AP)"
+    if do == "drop":
+        return f"{who} puts {target} down"
     if do in ("prone", "stand", "fix-bayonet"):
         return f"{who}: {do.replace('-', ' ')}"
     return " ".join(f"{k} {v}" for k, v in action.items())
