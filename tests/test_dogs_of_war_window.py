@@ -142,3 +142,19 @@ def test_the_initiative_choice_stays_in_the_game_box_with_a_model_selected(tmp_p
     app.selected = next(p.id for p in models(app.play.state, side))
     shown = gp.unit_choices(app)
     assert {"do": "first", "side": side} in shown
+
+
+def test_the_roll_key_throws_the_games_d10(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # found playing under Xvfb (issue 16): the dice box offered "r roll 1D6" in a game
+    # "based on a D10 system" (l.46): the to-hit, wound and morale rolls are all D10s
+    import pygame
+
+    from tabletop.ui.panels import Panels
+    from tabletop.ui.table import open_table
+
+    app = open_table("dogs-of-war", size=(1280, 800), seed=5, autosave=tmp_path / "auto.json")
+    panels = next(c for c in app.components if isinstance(c, Panels))
+    assert panels.dice_lines(app)[-1][0] == "r roll 1D10"
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0))
+    assert app.play.entries[-1].action["sides"] == 10
+    assert app.play.entries[-1].rolls[-1].purpose == "1D10"

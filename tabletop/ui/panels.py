@@ -78,7 +78,7 @@ AID_SHORTCUTS = [  # the player-aid dice keys: listed only where the rules use t
 ]
 SHORTCUTS = [  # (keys, what they do), for the help overlay
     ("F1 / ? / k", "show or hide this list of shortcuts"),
-    ("r / 0", "roll 1D6, logged in the game (the game's seed is in the dice box)"),
+    ("r / 0", "roll one of the game's dice (1D6, or the die its rules name), logged in the game (the seed is in the dice box)"),
     *AID_SHORTCUTS,
     ("e", "expand / condense the turn box and the rules box"),
     ("mouse wheel over the log, PageUp / PageDown while over the log or no line of sight is shown", "scroll the message log"),
@@ -96,6 +96,12 @@ def player_aid_dice(app: App) -> bool:
     if given is not None:
         return bool(given)
     return app.rules is None
+
+
+def table_die(app: App) -> int:
+    """The sides of the die the roll key throws: the ruleset's ``table_die`` (Dogs of War
+    rolls D10s), else a D6."""
+    return int(getattr(app.play.rules, "table_die", 6))
 
 
 class Panels(Component):
@@ -162,7 +168,8 @@ class Panels(Component):
             return True
         aid = player_aid_dice(app)
         if key in ROLL_KEYS:
-            app.edit(_roll("1D6"))
+            sides = table_die(app)
+            app.edit(_roll(f"1D{sides}", sides))
         elif not aid and key in BUTTON_KEYS.keys() | HIT_KEYS | MISS_KEYS:
             return False
         elif key in BUTTON_KEYS:
@@ -327,7 +334,7 @@ class Panels(Component):
             (f"{_roll_text(roll)}  {self.rulings.get(key, '')}".rstrip(), theme.PANEL_DIM, False)
             for key, roll in rolls
         ]
-        hint = "r roll   h hit   m miss   3-7 buttons" if player_aid_dice(app) else "r roll 1D6"
+        hint = "r roll   h hit   m miss   3-7 buttons" if player_aid_dice(app) else f"r roll 1D{table_die(app)}"
         return [*lines, (hint, theme.PANEL_DIM, False)]
 
     # --- the dock -------------------------------------------------------------------
@@ -578,8 +585,8 @@ def _is_help_key(event: pygame.event.Event) -> bool:
     )
 
 
-def _roll(purpose: str) -> Action:
-    return {"do": "roll", "n": 1, "sides": 6, "purpose": purpose}
+def _roll(purpose: str, sides: int = 6) -> Action:
+    return {"do": "roll", "n": 1, "sides": sides, "purpose": purpose}
 
 
 def recent_rolls(app: App, count: int) -> list[tuple[tuple[int, int], Roll]]:

@@ -64,7 +64,7 @@ from tabletop.hexgrid import Hex, distance
 from . import american, autoplayer
 from .autoplayer import FAR, VEHICLES, AmericanAutoplayer, _Board, _layout, _PhasePlan, _risk
 from .los import tables as los_tables
-from .procedures import GERMAN
+from .procedures import AMERICAN, GERMAN
 
 #: Table 4 as expected harm of one shot: (hit, pinned) chances, without and with the bonus
 #: (infantry adjacent: +1; AT gun within 10 hexes: 5-6)
@@ -153,7 +153,7 @@ def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[He
     pillboxes fire neither at a hex holding one nor at the hex directly behind it
     (phase 4; los.yaml ``screened_by``), read here as its neighbours farther from the
     trenches; only panzerfausts and AT guns threaten them."""
-    screens = [p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == autoplayer.AMERICAN
+    screens = [p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN
                and p.type in VEHICLES]  # fmt: skip
     if not screens:
         return danger
@@ -171,7 +171,7 @@ def _quiet(state: GameState, unit: Piece, germans: list[Piece]) -> frozenset[str
     radius (phase 6, Friendly Fire: a hit at them would land on the target): a unit
     that friendly fire applies to aims at these."""
     radius = american.tables().ff_radius
-    friends = {p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == autoplayer.AMERICAN
+    friends = {p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN
                and p.id != unit.id}  # fmt: skip
     return frozenset(g.id for g in germans if not any(distance(g.hex, f) <= radius for f in friends))
 

@@ -28,7 +28,8 @@ WOUNDED = frozenset({UNCONSCIOUS, IMMOBILIZED, MEDICAL, SEVERE, BLEEDING})
 
 
 def medical() -> dict[str, int]:
-    return data().rules["medical"]
+    medical: dict[str, int] = data().rules["medical"]
+    return medical
 
 
 def carried_by(state: GameState, carrier: Piece) -> Piece | None:

@@ -65,7 +65,8 @@ class Charge:
 
 
 def rules() -> Mapping[str, Any]:
-    return data().rules["explosives"]
+    explosives: Mapping[str, Any] = data().rules["explosives"]
+    return explosives
 
 
 def charges(state: GameState) -> list[Charge]:

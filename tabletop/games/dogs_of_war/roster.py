@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,7 +196,9 @@ def file_errors(path: Path) -> list[DataError]:
     return out
 
 
-def _problem_line(roster: Mapping[str, Any], problem: str, line_of: Any) -> int | None:
+def _problem_line(
+    roster: Mapping[str, Any], problem: str, line_of: Callable[[Any, Any], int | None]
+) -> int | None:
     """Where ``check``'s message points: teams[i].members[j], teams[i], or the key."""
     import re
 

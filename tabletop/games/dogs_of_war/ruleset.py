@@ -297,6 +297,7 @@ class DogsOfWarRules(WordsFromModule):
     players = SIDES
     sequence = SEQUENCE
     undo_across_turns = True
+    table_die = 10  # the window's roll key throws a D10: "based on a D10 system" (l.46)
 
     # -- set-up -----------------------------------------------------------------------
 

@@ -27,7 +27,8 @@ TRACK = "sp-lost:"  # tracks[TRACK + building] = structure points lost so far
 
 
 def rules() -> Mapping[str, Any]:
-    return data().rules["structural"]
+    structural: Mapping[str, Any] = data().rules["structural"]
+    return structural
 
 
 def properties(state: GameState, h: Hex) -> Mapping[str, Any]:

@@ -37,7 +37,7 @@ from .common import (
     sector_of,
     with_status,
 )  # fmt: skip
-from .fields import fields
+from .fields import fields, position_keys
 from .usdata import attacks
 
 INFANTRY = ("infantry", "ranger")
@@ -61,7 +61,7 @@ def target_key(state: GameState, h: Hex) -> str | None:
 
 def target_field(state: GameState, h: Hex) -> dict[Hex, str]:
     key = target_key(state, h)
-    return german.field(state.board, key) if key else {}
+    return dict(german.field(state.board, key)) if key else {}
 
 
 def in_fof(state: GameState, h: Hex, target: Hex) -> bool:
@@ -73,7 +73,7 @@ def exposed(state: GameState, unit: Piece) -> bool:
     """omaha 6.2, 6.4, section 10 ``Arty.inFoF(Undisrupted)``: in the field of fire of a
     position held by an undisrupted German unit."""
     board = state.board
-    for key in german.position_keys(board):
+    for key in position_keys(board):
         if german.active_units(state, key) and unit.hex in german.field(board, key):
             return True
     return False

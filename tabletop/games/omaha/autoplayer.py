@@ -332,10 +332,10 @@ class TacticalBot(LandingBot):
         """Hexes to reach: next to German-held hexes (not up a bluff or across a cliff),
         and the hexes of empty positions not yet US-controlled; once per map version."""
         key = (id(state.map), state.map.version)
-        if getattr(self, "_goals_key", None) == key:
-            return self._goals_made
-        self._goals_key, self._goals_made = key, self._make_goals(state)
-        return self._goals_made
+        made: tuple[object, frozenset[Hex]] | None = getattr(self, "_goals_memo", None)
+        if made is None or made[0] != key:
+            made = self._goals_memo = (key, self._make_goals(state))
+        return made[1]
 
     def _make_goals(self, state: GameState) -> frozenset[Hex]:
         board = state.board

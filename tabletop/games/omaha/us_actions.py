@@ -28,7 +28,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import attacks as atk
-from . import data, german, landing
+from . import data, fields, german, landing
 from .barrages import barrage, naval_barrage
 from .command import MOVED, in_command
 from .common import (
@@ -267,7 +267,7 @@ def _simple_refusal(state: GameState, action: Action) -> str | None:
 def _cp_exposed(state: GameState, h: Hex) -> str | None:
     """omaha 8: not in the field of fire of an occupied or in-communication position."""
     board = state.board
-    for key in german.position_keys(board):
+    for key in fields.position_keys(board):
         if (german.units_in(state, key) or german.communicating(state, key)) and h in german.field(board, key):
             return f"{board.label(h)} is in the field of fire of {key}, occupied or in communication ({rule('8')})"
     return None
@@ -387,7 +387,7 @@ def _clear_refusal(state: GameState, action: Action) -> str | None:
         return f"the {sector} sector has cleared its {most} obstacle hex(es) this turn ({rule('7')})"
     if not obstacle_at(state, h):
         return f"{label} has no uncleared beach obstacles ({rule('7')})"
-    for key in german.position_keys(state.board):
+    for key in fields.position_keys(state.board):
         if german.active_units(state, key) and h in german.field(state.board, key):
             return f"{label} is in the field of fire of {key}, held by an undisrupted German unit ({rule('7')})"
     return None
@@ -520,7 +520,7 @@ def _zone_positions(state: GameState, h: Hex) -> set[str]:
     """The active positions ``h`` is adjacent to and in the field of fire of."""
     board = state.board
     out = set()
-    for key in german.position_keys(board):
+    for key in fields.position_keys(board):
         if not german.active_units(state, key):
             continue
         if h in german.field(board, key) and any(distance(h, o) == 1 for o in board.regions[key].hexes):
@@ -549,7 +549,7 @@ def choices(state: GameState) -> list[Action]:
     units = [u for u in us_units(state) if not state.marked(ACTED, u.id)]
     for u in units:
         for do in ("rally", "drop-climb", "climb-cliff", "establish-cp", "revert-cp"):
-            a = {"do": do, "unit": u.id}
+            a: Action = {"do": do, "unit": u.id}
             if _simple_refusal(state, a) is None:
                 out.append(a)
         if _only(u, "move") is None and u.type != "command-post":
