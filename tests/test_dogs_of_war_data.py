@@ -236,4 +236,4 @@ def test_tabletop_validate_checks_a_roster_with_file_and_line(
     assert any(f"{bad}:2: the teams cost 450 points, over the budget of 250" in x for x in lines)
     good = roster.path_of("crossroads-red")
     assert main(["validate", str(good)]) == 0
-    assert "485 of 485 points" in capsys.readouterr().out
+    assert "575 of 575 points" in capsys.readouterr().out

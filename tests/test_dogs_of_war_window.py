@@ -122,7 +122,7 @@ def test_the_rules_panel_shows_each_phases_rules_and_the_projects_choices_as_suc
         "A2",
         "A4",
         "A5",
-        "485 points",
+        "575 points",
         "structural",
     ):
         assert gap in every, gap
