@@ -4,12 +4,14 @@ resolved the Landing panel says what the card's 9.2 letter does this turn, row b
 
 from __future__ import annotations
 
+from omaha_us_helpers import action_phase, put
+
 from tabletop.engine.dice import Dice
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import load_scenario
 from tabletop.games import ruleset
 from tabletop.games.omaha import data, landing
-from tabletop.games.omaha.window import landing_panel, letter_rows
+from tabletop.games.omaha.window import OmahaExtras, landing_panel, letter_rows
 from tabletop.shipped import resolve
 
 
@@ -37,3 +39,23 @@ def test_the_landing_panel_shows_the_last_box_and_its_letter() -> None:
     letter = data.cards()[cid].landing
     assert any(r.startswith(f"box {box}: card {cid}, 9.2 letter {letter}") for r in rows)
     assert letter_rows(1, letter)[0] in rows
+
+
+def test_the_us_actions_panel_shows_each_sectors_budget_and_the_selected_units_cost() -> None:
+    """omaha 6 in front of the player (issue 18 item 5): the actions left in each sector
+    as the rules hold them, and whether the selected unit's action costs one or is free
+    (found watching a game: the budget was only in log lines)."""
+    g = action_phase()
+    s = g.state
+    put(s, "E-2-16", "0509")
+    put(s, "F-2-16", "0709")
+
+    def rows(selected: str | None) -> list[str]:
+        panel = next(p for p in OmahaExtras().panels(s, selected) if p.key == "omaha-actions")
+        return [r.text for r in panel.rows]
+
+    assert "east sector: 2 action(s) left, 1 naval fire marker(s)" in rows(None)
+    assert "E-2-16: an action costs 1 of the east sector" in rows("E-2-16")
+    g.play({"do": "move", "unit": "E-2-16", "to": "0508"})
+    assert "east sector: 1 action(s) left, 1 naval fire marker(s)" in rows("F-2-16")
+    assert "E-2-16 has acted this phase (one action a unit, omaha 6)" in rows("E-2-16")

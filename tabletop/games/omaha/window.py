@@ -36,6 +36,8 @@ class OmahaExtras(NoExtras):
         state = state_of(seen)
         if state.phase == "setup" or "german" not in state.decks:
             return ()
+        if state.phase == "us-action":
+            return (actions_panel(state, selected), card_panel(state), pools_panel(state))
         return (card_panel(state), landing_panel(state), pools_panel(state))
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
@@ -81,6 +83,30 @@ def card_panel(state: GameState) -> Panel:
         if left is not None and not state.marked(german.FIRED, key):
             rows.append(Row(f"{key} firing now: {left} hits left", "bad"))
     return Panel("omaha-card", "German card", rows)
+
+
+def actions_panel(state: GameState, selected: str | None) -> Panel:
+    """The US Action phase's budget beside the map (omaha 6): actions and naval fire
+    markers left in each sector, and whether the selected unit's action costs one."""
+    from .attacks import NAVAL
+    from .common import SECTORS, sector_of
+    from .us_actions import ACTED, ACTIONS_LEFT, free_reason
+
+    rows = [
+        Row(f"{s} sector: {state.track(ACTIONS_LEFT + s)} action(s) left, "
+            f"{state.track(NAVAL + s)} naval fire marker(s)", "strong")
+        for s in SECTORS
+    ]  # fmt: skip
+    unit = next((p for p in state.map.pieces() if p.id == selected), None) if selected else None
+    if unit is not None and unit.side == "us":
+        if state.marked(ACTED, unit.id):
+            rows.append(Row(f"{unit.id} has acted this phase (one action a unit, omaha 6)", "dim"))
+        else:
+            why = free_reason(state, unit, "attack")
+            sector = sector_of(state.board, unit.hex)
+            rows.append(Row(f"{unit.id}: free ({why})" if why else f"{unit.id}: an action costs 1 of the {sector} sector"))
+    rows.append(Row("free: rangers, HQs and Generals, heroes, climb markers, rallying, units in command", "dim"))
+    return Panel("omaha-actions", "US actions", rows)
 
 
 def landing_panel(state: GameState) -> Panel:
