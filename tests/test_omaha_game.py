@@ -245,8 +245,10 @@ def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
     while g.state.phase != "us-action":
         g.play(g.proposal() or bot.choose(g.side_view("us")))
     card = german.turn_card(g.state)
-    rows = [r.text for r in extras().panels(g.state, None)[0].rows]
+    panels = {p.key: p for p in extras().panels(g.state, None)}
+    rows = [r.text for r in panels["omaha-card"].rows]
     assert card is not None and rows[0].startswith(f"action {card.action}")
+    assert set(panels) == {"omaha-actions", "omaha-card", "omaha-pools"}  # the US Action phase's
 
 
 def test_the_one_hex_moves_offered_are_the_movement_policys_reach() -> None:
