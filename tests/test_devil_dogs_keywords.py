@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from test_devil_dogs_rules import BOARD, R, at, ground, unit
+from test_devil_dogs_rules import BOARD, R, at, drain, ground, unit
 
 from tabletop.engine.dice import Deck, Dice
 from tabletop.engine.state import GameState
@@ -52,7 +52,7 @@ def test_bayonets_hit_adjacent_enemies_who_retreat_and_the_attacker_follows() ->
     """9 BAYONETS: unpinned non-MG units next to the enemy hit it; it retreats a hex;
     an adjacent friend may advance into the space."""
     state = ground(unit("A", "0820"), unit("M", "0720", kind="machine-gun"), unit("G", "0819", "german"))
-    run(state, step("Bayonets"))
+    drain(state, [step("Bayonets")])  # the first choice offered: the retreat, then A's advance
     assert at(state, "G").steps == 2 and at(state, "G").hex != BOARD.hex_of("0819")
     assert at(state, "A").hex == BOARD.hex_of("0819")
 
@@ -141,10 +141,11 @@ def test_misdirection_swaps_a_card_with_the_reserve_or_buries_six_cards() -> Non
     state.marks["cards-german"] = ["B:GE-01", "C:GE-02"]
     state.hands["german"] = ["GE-03"]
     assert {"do": "misdirect", "sector": "C"} in kw.options(state, step("Misdirection"))
-    run(state, step("Misdirection"), {"do": "misdirect", "sector": "C"})
+    run(state, step("Misdirection"), {"do": "misdirect", "sector": "C"}, {"do": "misdirect", "swap": True})
     assert state.marks["cards-german"] == ["B:GE-01", "C:GE-03"] and state.hands["german"] == ["GE-02"]
     top = state.decks["german"].cards[:6]
-    run(state, step("Misdirection"), {"do": "misdirect", "bury": True})
+    bury = [{"do": "misdirect", "card": k, "bury": True} for k in range(1, 7)]
+    run(state, step("Misdirection"), {"do": "misdirect", "look": True}, *bury)
     assert state.decks["german"].cards[-6:] == top
 
 
@@ -175,15 +176,17 @@ def test_reinforcement_and_reorganization_speeds_delays_or_reconstitutes() -> No
     assert {"do": "reinforce-kw", "speed": 4} in options and {"do": "reinforce-kw", "delay": 3} in options
     run(state, step("Reinforcement and Reorganization"), {"do": "reinforce-kw", "speed": 4})
     assert [p.id for p in state.box("turn-3")] == ["S", "R"]
-    run(state, step("Reinforcement and Reorganization"), {"do": "reinforce-kw", "reconstitute": "A"})
-    assert cb.face(at(state, "A")) == "reduced"
+    spot = next(a for a in kw.options(state, step("Reinforcement and Reorganization")) if "reconstitute" in a)
+    assert spot == {"do": "reinforce-kw", "reconstitute": "A", "to": "0720"}  # next to HQ 0820
+    run(state, step("Reinforcement and Reorganization"), spot)
+    assert cb.face(at(state, "A")) == "reduced" and BOARD.label(at(state, "A").hex) == "0720"
 
 
 def test_rout_retreats_every_enemy_damaged_or_pinned_this_turn() -> None:
     """9 ROUT!: they retreat, their pins removed."""
     state = ground(unit("A", "0820"), unit("G", "0817", "german"), unit("H", "0611", "german"))
     cb.pin(state, "G", "allied", [], "test")
-    run(state, step("Rout!"))
+    drain(state, [step("Rout!")])  # G's owner takes the first hex offered
     assert at(state, "G").hex != BOARD.hex_of("0817") and not at(state, "G").has("pinned")
     assert at(state, "H").hex == BOARD.hex_of("0611")
 
@@ -252,14 +255,16 @@ def test_gas_barrage_token_life_cycle_and_the_limit_of_two() -> None:
     state = ground(unit("A", "0822"), unit("G", "0812", "german", status=frozenset({"pinned"})))
     state.decks["german"] = Deck(["GE-01"] * 8)
     state.decks["allied"] = Deck(["US-01"] * 8)
-    run(state, step("Gas Barrage"), {"do": "barrage", "at": "0812"})
+    follow: list[dict[str, Any]] = []
+    kw.execute(state, step("Gas Barrage"), {"do": "barrage", "at": "0812"}, Dice(1), follow)
+    drain(state, follow)  # G's forced move: its owner takes the first hex offered
     g = at(state, "G")
     assert g.steps == 2 and cb.distance(g.hex, BOARD.hex_of("0812")) > 1 and not g.has("pinned")
     tokens = [p for p in state.map.pieces() if p.kind == "marker"]
     assert [(t.type, BOARD.label(t.hex)) for t in tokens] == [("gas", "0812")]
-    kw.gas_drift(state, Dice(1))
+    kw.gas_drift(state, Dice(1), [])
     assert [p.type for p in state.map.pieces() if p.kind == "marker"] == ["gas-2"]
-    kw.gas_drift(state, Dice(1))
+    kw.gas_drift(state, Dice(1), [])
     assert [p for p in state.map.pieces() if p.kind == "marker"] == []
     run(state, step("Gas Barrage"), {"do": "barrage", "at": "0820"})
     run(state, step("Gas Barrage"), {"do": "barrage", "at": "1520"})

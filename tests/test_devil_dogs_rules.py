@@ -364,8 +364,8 @@ def test_each_side_picks_which_dead_infantry_it_reconstitutes() -> None:
     offered: list[list[str]] = []
 
     def pick(choices: list[dict[str, Any]]) -> dict[str, Any]:
-        offered.append([c["piece"] for c in choices])
-        return choices[1]
+        offered.append(list(dict.fromkeys(c["piece"] for c in choices)))
+        return next(c for c in choices if c["piece"] == "A1")
 
     reinforce(state, pick)
     assert offered == [["A0", "A1", ""]]  # floor(3 / 2) = 1 unit; the MG is not offered

@@ -174,12 +174,16 @@ class NoExtras:
         return {}
 
 
-def seen_by(game: Game, side: str | None) -> Seen:
+def seen_by(game: Game, side: str | None, *, shared_screen: bool = True) -> Seen:
     """What the extras are given when ``side`` sits at the screen (None: nobody in
     particular): the side's ``SideView`` in a two-sided game, or in a solitaire game
-    whose rules hide something from its player (a ``view`` hook), else the game's state."""
+    whose rules hide something from its player (a ``view`` hook), else the game's state.
+    ``shared_screen``: False when the other seats are bots, so the side's own secrets
+    may show at any time (the view's ``shared_screen``)."""
     if side is not None and (game.two_sided or getattr(game.rules, "view", None) is not None):
-        return game.side_view(side)
+        view = game.side_view(side)
+        view.shared_screen = shared_screen
+        return view
     return game.state
 
 

@@ -204,6 +204,10 @@ class SideView:
     never reads every legal move), so a bot reads them while it chooses, not later. The
     view is a contract, not a sandbox: a bot uses these fields and nothing behind them."""
 
+    #: whether another person may be looking at the screen showing this view (hot-seat;
+    #: the cautious default); False when the other seats are bots (``extras.seen_by``)
+    shared_screen: bool = True
+
     def __init__(self, game: Game, side: str) -> None:
         self.side = side
         self.state = game.view_state(side)

@@ -164,12 +164,12 @@ class ExtrasLayer(Component):
         """Ask the extras again if the game, the side at the screen or the selection changed."""
         game = app.play
         key = (game.serial, game.epoch, game.head, len(game.entries), game.state.map.version,
-               app.at_screen, app.selected, app.rules)  # fmt: skip
+               app.at_screen, app.selected, app.rules, tuple(app.humans()))  # fmt: skip
         if key == self._key:
             return
         self._key = key
         extras = self.extras(app)
-        seen = seen_by(game, app.at_screen)
+        seen = seen_by(game, app.at_screen, shared_screen=len(app.humans()) > 1)  # hot-seat
         self.asked += 1
         try:
             self.panels = tuple(extras.panels(seen, app.selected))

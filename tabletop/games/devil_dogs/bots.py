@@ -23,11 +23,12 @@ from tabletop.hexgrid import Hex, distance
 from . import combat as cb
 from . import keywords as kw
 from .combat import ALLIED, PINNED, SIDES, in_sector, other, units
-from .data import Order, card_index, figures, parse_keyword
+from .data import Order, card_index, cards, figures, parse_keyword
 from .ruleset import (
     DevilDogsRules,
     attacker,
     card_of,
+    order_of,
     pairs,
     queue,
     sector_initiative,
@@ -135,6 +136,18 @@ def keyword_worth(
     return KEYWORD_WORTH.get(name, 0.3)
 
 
+def card_power(card_id: str) -> float:
+    """What a card is worth to its holder, roughly: its orders' movement, MG and
+    keywords summed (the Misdirection planner buries the strong ones, 9)."""
+    card = card_index()[card_id]
+    total = 0.0
+    for order in (card.active, card.reactive, card.general):
+        total += 0.2 * order.distance + order.mg
+        for k in order.keywords:
+            total += 0.6 * k.x if k.name == "Combat" else KEYWORD_WORTH.get(k.name, 0.5)
+    return total
+
+
 def initiative_odds(state: GameState, side: str) -> float:
     """The chance a sector's chit is ``side``'s (5.3.1: the pool of the track's band)."""
     pool = figures().pools[figures().band(state.track("initiative"))]
@@ -180,6 +193,14 @@ class PlannerBot:
             return choices[0]
         if do == "hit":  # G9: within a priority class, the unit with fewest steps left
             return min(choices, key=lambda a: cb.priority_key(state, state.map.piece(str(a["piece"]))))
+        if do == "retreat":  # 8: refuse (a pin) only to keep an objective, never when pinned
+            return self._retreat(state, choices)
+        if do == "advance":  # 9 BAYONETS: the unit that struck follows (listed first)
+            return choices[0]
+        if do == "bayonet":  # 9 BAYONETS (P5): the adjacent enemy first in the priority chart
+            return min(choices, key=lambda a: cb.priority_key(state, state.map.piece(str(a["target"]))))
+        if do == "misdirect" and ("swap" in first or "card" in first):
+            return self._misdirect(state, side, choices)
         if do == "barrage":  # the best aim; among equals the first by label
             choices = sorted(choices, key=lambda a: str(a["at"]))
         return max(choices, key=lambda a: self._keyword_choice(state, side, a))
@@ -266,6 +287,42 @@ class PlannerBot:
         if adjacent and figures().kind(piece) in ("machine-gun", "mortar", "hq", "gun-pit", "artillery"):
             score -= 1.0
         return score
+
+    # -- forced moves and Misdirection (8, 9) ----------------------------------------------------
+
+    def _retreat(self, state: GameState, choices: list[Action]) -> Action:
+        """A forced move (Rout!, gas, Bayonets): the first hex offered (the project's
+        preference, P3), unless the unit holds an objective and is not pinned: it
+        refuses and takes the pin (8) to keep the hex."""
+        piece = state.map.piece(str(choices[0]["piece"]))
+        holds = state.board.label(piece.hex) in state.marks.get("objectives", [])
+        stay = next(a for a in choices if not a["to"])
+        gassed = any(p.kind == "marker" and distance(p.hex, piece.hex) <= 1 for p in state.map.pieces())
+        return stay if holds and not piece.has(PINNED) and not gassed else choices[0]
+
+    def _misdirect(self, state: GameState, side: str, choices: list[Action]) -> Action:
+        """9 MISDIRECTION with what the view lets this side examine now: exchange the
+        opponent's card for his reserve when the reserve's order there is worth less to
+        him; send to the bottom each of his next cards stronger than his deck's average."""
+        foe = other(side)
+        step = queue(state)[0]
+        if "swap" in choices[0]:
+            sector = str(step["examine"])
+            kind = order_of(state, foe, sector) or "general"
+            now = card_index().get(card_of(state, foe, sector) or "")
+            reserve = card_index().get(state.hands[foe][0])
+            if now is None or reserve is None:
+                return choices[1]
+            worse = order_worth(state, foe, sector, reserve.order(kind), kind == "active") < order_worth(
+                state, foe, sector, now.order(kind), kind == "active"
+            )
+            return choices[0] if worse else choices[1]
+        k = int(choices[0]["card"])
+        card = card_index().get(state.decks[foe].cards[k - 1])
+        deck = [c.id for c in cards()[foe]]
+        average = sum(card_power(x) for x in deck) / len(deck)
+        strong = card is not None and card_power(card.id) > average
+        return choices[0] if strong else choices[1]
 
     # -- keywords (9) ----------------------------------------------------------------------------
 

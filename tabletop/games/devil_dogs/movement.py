@@ -295,6 +295,45 @@ class Retreat(NamedTuple):
     path: tuple[Hex, ...] = ()
 
 
+def _forced_area(state: MapState, unit: Piece, gas_at: Hex | None) -> tuple[str, str, set[Hex], str]:
+    """The cause, rule, hexes to leave and their words of a forced move (9 ROUT!, 9 GAS BARRAGE)."""
+    board = state.board
+    if gas_at is None:
+        return "Rout!", "Devil Dogs 9 ROUT!", {unit.hex}, f"from {board.label(unit.hex)}"
+    if not board.grid.contains(gas_at):
+        raise ValueError(f"gas token hex {gas_at} is not on the map")
+    area = {gas_at, *neighbors(gas_at)}
+    return "gas", "Devil Dogs 9 GAS BARRAGE", area, f"from the gas at {board.label(gas_at)} and the hexes next to it"
+
+
+def retreat_ends(
+    state: MapState, unit: Piece, *, gas_at: Hex | None = None, policy: DevilDogsMovePolicy | None = None
+) -> tuple[list[Hex], Reach]:
+    """Every hex a forced move of ``unit`` may end in: the shortest distance out of its
+    hex (Rout!) or out of the gas area, not next to the enemy, by the movement rules;
+    equally near hexes the owner chooses from (Devil Dogs 8 lets him refuse instead),
+    listed in the project's order of preference (``forced_retreat``). Empty: nowhere."""
+    policy = policy if policy is not None else DevilDogsMovePolicy()
+    board = state.board
+    area = _forced_area(state, unit, gas_at)[2]
+    model = replace(policy.model(state, unit, "RET"), budget=len(board.terrain), notes=())
+    found = reach(model, unit.hex, unit.id)
+    ends = [h for h in found.costs if h not in area and h not in found.stops]
+    if not ends:
+        return [], found
+    friendly = policy.table.sides.get(unit.side or "")
+    edge = policy.edge_distance(board, friendly.friendly) if friendly is not None else None
+    start_col = board.grid.offset_of(unit.hex)[0]
+
+    def preference(h: Hex) -> tuple[int, int, int, tuple[int, int]]:
+        col, row = board.grid.offset_of(h)
+        return (found.costs[h], edge[h] if edge is not None else 0, abs(col - start_col), (col, row))
+
+    ends.sort(key=preference)
+    n = found.costs[ends[0]]
+    return [h for h in ends if found.costs[h] == n], found
+
+
 def forced_retreat(
     state: MapState, unit: Piece, *, gas_at: Hex | None = None, policy: DevilDogsMovePolicy | None = None
 ) -> Retreat:
@@ -304,54 +343,34 @@ def forced_retreat(
     (``gas_at``: the #1 gas token's hex): the unit leaves the token's hex and the hexes
     next to it (Devil Dogs 9 GAS BARRAGE). The move follows the movement rules (no
     enemy-occupied hex, zones of control, stacking 1); a pinned unit moves and loses its
-    token (6.2, 9). Ties of distance go to the hex nearest the unit's friendly edge
-    (project's choice: it is a retreat), then to the one fewest columns aside (straight
-    back), then to the lowest label. With no legal hex, ``hex`` is None and ``reason``
-    gives the text's answer: the unit refuses the move and takes a pinning token, or a
-    step loss if already pinned (Devil Dogs 8).
+    token (6.2, 9). Among equally near hexes the owner chooses (``retreat_ends``); this
+    answer is the project's preference, the bot's pick: nearest the unit's friendly edge
+    (it is a retreat), then the one fewest columns aside (straight back), then the lowest
+    label. With no legal hex, ``hex`` is None and ``reason`` gives the text's answer:
+    the unit refuses the move and takes a pinning token, or a step loss if already
+    pinned (Devil Dogs 8).
     """
     policy = policy if policy is not None else DevilDogsMovePolicy()
     board = state.board
-    if gas_at is None:
-        cause, rule = "Rout!", "Devil Dogs 9 ROUT!"
-        area = {unit.hex}
-        away = f"from {board.label(unit.hex)}"
-    else:
-        if not board.grid.contains(gas_at):
-            raise ValueError(f"gas token hex {gas_at} is not on the map")
-        cause, rule = "gas", "Devil Dogs 9 GAS BARRAGE"
-        area = {gas_at, *neighbors(gas_at)}
-        away = f"from the gas at {board.label(gas_at)} and the hexes next to it"
+    cause, rule, _area, away = _forced_area(state, unit, gas_at)
     pinned = unit.has(policy.table.pinned_status)
-    model = replace(policy.model(state, unit, "RET"), budget=len(board.terrain), notes=())
-    found = reach(model, unit.hex, unit.id)
-    ends = [h for h in found.costs if h not in area and h not in found.stops]
-    if not ends:
+    ties, found = retreat_ends(state, unit, gas_at=gas_at, policy=policy)
+    if not ties:
         penalty = "keeps its pinning token and takes one step loss" if pinned else "takes a pinning token"
         return Retreat(
             None,
             f"{cause}: no hex {away} that is not next to the enemy can be reached ({rule}); "
             f"the unit refuses the move and {penalty} (Devil Dogs 8, refusing orders)",
         )
-    friendly = policy.table.sides.get(unit.side or "")
-    edge = policy.edge_distance(board, friendly.friendly) if friendly is not None else None
-
-    start_col = board.grid.offset_of(unit.hex)[0]
-
-    def preference(h: Hex) -> tuple[int, int, int, tuple[int, int]]:
-        col, row = board.grid.offset_of(h)
-        return (found.costs[h], edge[h] if edge is not None else 0, abs(col - start_col), (col, row))
-
-    best = min(ends, key=preference)
+    best = ties[0]
     n = found.costs[best]
-    ties = sum(1 for h in ends if found.costs[h] == n)
     words = [
         f"{cause}: {unit.id} moves {n} hex{'es' if n != 1 else ''} to {board.label(best)}, "
         f"the shortest distance {away}, not next to the enemy ({rule})"
     ]
-    if ties > 1:
+    if len(ties) > 1:
         words.append(
-            f"chosen among {ties} equally near hexes: nearest the friendly edge, then straight back (project's choice)"
+            f"chosen among {len(ties)} equally near hexes: nearest the friendly edge, then straight back (project's choice)"
         )
     if pinned:
         words.append("its pinning token is removed (Devil Dogs 6.2)")

@@ -259,7 +259,10 @@ class DevilDogsRules(WordsFromModule):
             return self._orders_actor(state)
         if state.phase == "mortar":
             left = state.marks.get("mortars", [])
-            return str(state.map.piece(left[0]).side) if left else "auto"
+            if left:
+                return str(state.map.piece(left[0]).side)
+            steps = queue(state)  # after the gas drift: the forced moves it causes (8, 9)
+            return str(steps[0]["side"]) if steps and self._player_step(state, steps[0]) else "auto"
         if state.phase == "activate" and state.marks.get("chooser"):
             # 5.6: once a sector is chosen the rules end the phase; nobody chooses again
             return "auto" if state.marks.get("active") else state.marks["chooser"][0]
@@ -292,6 +295,7 @@ class DevilDogsRules(WordsFromModule):
         """What ``side`` may know (5.2, 5.7): the other hand, every deck's order and the
         other side's unrevealed sector cards are hidden."""
         foe = other(side)
+        examined, looked = self._misdirected(state, side)
         state.hands[foe] = ["?"] * len(state.hands.get(foe, []))
         for deck in state.decks.values():
             deck.cards = ["?"] * len(deck.cards)
@@ -301,7 +305,20 @@ class DevilDogsRules(WordsFromModule):
             state.marks[key] = [
                 e if e.split(":")[0] in shown else f"{e.split(':')[0]}:?" for e in state.marks[key]
             ]
+        if examined:  # 9 MISDIRECTION: the card examined and the reserve, to their examiner
+            sector = queue(state)[0]["examine"]
+            state.marks[key] = [f"{sector}:{examined[0]}" if e.startswith(f"{sector}:") else e for e in state.marks[key]]
+            state.hands[foe][0] = examined[1]
+        if looked:  # 9 MISDIRECTION: the top cards of the opponent's deck, to the one looking
+            state.decks[foe].cards[: len(looked)] = looked
         return state
+
+    def _misdirected(self, state: GameState, side: str) -> tuple[list[str], list[str]]:
+        """What ``side``'s Misdirection at the head of the queue lets it examine now."""
+        steps = queue(state) if state.phase == "execute" else []
+        if not steps or steps[0]["t"] != "kw" or steps[0]["kw"] != "Misdirection" or steps[0]["side"] != side:
+            return [], []
+        return kw.misdirect_seen(state, steps[0])
 
     def reveals(self, state: GameState, action: Action) -> tuple[str, ...]:
         """Drawing cards, chits and deviation, and flipping sector cards, show what was hidden."""
@@ -356,7 +373,12 @@ class DevilDogsRules(WordsFromModule):
         if phase == "mortar":
             if state.marks.get("mortars"):
                 return None
-            return {"do": "gas-drift"} if state.track("drift") != state.turn else dict(END_PHASE)
+            if state.track("drift") != state.turn:
+                return {"do": "gas-drift"}
+            steps = queue(state)
+            if not steps:
+                return dict(END_PHASE)
+            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
         if phase == "activate":
             return None if not state.marks.get("active") else dict(END_PHASE)
         if phase == "execute":
@@ -377,17 +399,28 @@ class DevilDogsRules(WordsFromModule):
         """Whether the head step waits for its side's choice."""
         if step["t"] == "move":
             return any(state.where(m) is None for m in step.get("movers", []))
-        if step["t"] == "hits":
-            return bool(hit_choices(state, step))
-        if step["t"] == "usmc":
-            return bool(self._usmc_choices(state, step))
-        if step["t"] == "place":
-            return bool(self._place_choices(state, step))
-        if step["t"] == "reorg":
-            return bool(self._reorg_choices(state, step))
-        if step["t"] == "kw":
-            return bool(kw.options(state, step))
-        return False
+        return bool(self._step_choices(state, step))
+
+    def _step_choices(self, state: GameState, step: Step) -> list[Action]:
+        """The choices of the queue's head step for its side; [] when the rules carry it out."""
+        t = step["t"]
+        if t == "move":
+            return self._move_choices(state, step)
+        if t == "hits":
+            return hit_choices(state, step)
+        if t == "usmc":
+            return self._usmc_choices(state, step)
+        if t == "place":
+            return self._place_choices(state, step)
+        if t == "reorg":
+            return self._reorg_choices(state, step)
+        if t == "kw":
+            return kw.options(state, step)
+        if t == "forced":
+            return kw.forced_choices(state, step)
+        if t == "advance":
+            return kw.advance_choices(state, step)
+        return []
 
     def choices(self, state: GameState, side: str) -> list[Action]:
         phase = state.phase
@@ -407,23 +440,13 @@ class DevilDogsRules(WordsFromModule):
             ]
         if side not in SIDES or self.actor(state) != side:
             return []  # the rules' own steps ("auto") are proposals, never choices
-        if phase == "mortar":
+        if phase == "mortar" and state.marks.get("mortars"):
             return self._mortar_choices(state)
         if phase == "activate":
             left = [s for s in sectors(state) if s not in state.marks.get("done", [])]
             return [{"do": "activate", "sector": s} for s in left]
-        if phase == "reinforce":
-            step = queue(state)[0]
-            if step["t"] == "reorg":
-                return self._reorg_choices(state, step)
-            return self._usmc_choices(state, step) if step["t"] == "usmc" else self._place_choices(state, step)
-        if phase == "execute":
-            step = queue(state)[0]
-            if step["t"] == "move":
-                return self._move_choices(state, step)
-            if step["t"] == "hits":
-                return hit_choices(state, step)
-            return kw.options(state, step)
+        if phase in ("mortar", "execute", "reinforce"):
+            return self._step_choices(state, queue(state)[0])
         return []
 
     def _mortar_choices(self, state: GameState) -> list[Action]:
@@ -503,7 +526,9 @@ class DevilDogsRules(WordsFromModule):
             lines = self._mortar(state, action, dice)
         elif do == "gas-drift":
             state.tracks["drift"] = state.turn
-            lines = kw.gas_drift(state, dice)
+            follow: list[Step] = []
+            lines = kw.gas_drift(state, dice, follow)
+            set_queue(state, follow)  # each unit the gas reaches moves away, or refuses (8)
         elif do == "activate":
             lines = self._activate(state, str(action["sector"]))
         elif do in ("move", "stay"):
@@ -520,9 +545,18 @@ class DevilDogsRules(WordsFromModule):
             steps = queue(state)
             lines = self._hits(state, steps.pop(0), steps, str(action["piece"]))
             set_queue(state, steps)
+        elif do in ("retreat", "advance"):
+            steps = queue(state)
+            step = steps.pop(0)
+            if do == "advance":
+                lines = kw.advance(state, action)
+            else:
+                lines, more = kw.forced_move(state, step, action)
+                steps[0:0] = more
+            set_queue(state, steps)
         elif do == "resolve":
             lines = self._resolve(state, dice)
-        elif do in ("target", "rally", "skip", "barrage", "second", "repeat", "misdirect", "reinforce-kw"):
+        elif do in ("target", "rally", "skip", "barrage", "second", "repeat", "misdirect", "reinforce-kw", "bayonet"):
             lines = self._keyword(state, action, dice)
         elif do == "reinforce":
             lines = self._reinforce(state)
@@ -700,6 +734,10 @@ class DevilDogsRules(WordsFromModule):
         elif t == "kw":
             set_queue(state, steps)
             return self._keyword(state, {"do": "resolve"}, dice, step)
+        elif t == "forced":  # nowhere to go: the unit refuses (8)
+            more_lines, more = kw.forced_move(state, step, None)
+            lines += more_lines
+            steps[0:0] = more
         elif t == "combat":
             lines += self._combat(state, step["sector"], steps)
         set_queue(state, steps)
@@ -877,19 +915,22 @@ class DevilDogsRules(WordsFromModule):
         reduced next to its regiment's HQ (none without one), in the dead pool's order;
         or none ("may reconstitute")."""
         side = str(step["side"])
-        pool = [
-            p for p in state.box(DEAD)
-            if p.side == side and figures().kind(p) == "infantry" and kw.hq_spot(state, p) is not None
-        ]  # fmt: skip
-        if not pool:
+        board = state.board
+        out: list[Action] = [
+            {"do": "reconstitute", "piece": p.id, "to": board.label(h)}
+            for p in state.box(DEAD)
+            if p.side == side and figures().kind(p) == "infantry"
+            for h in kw.hq_spots(state, p)
+        ]  # G13: the owner picks the hex next to the HQ
+        if not out:
             return []
-        return [*({"do": "reconstitute", "piece": p.id} for p in pool), {"do": "reconstitute", "piece": ""}]
+        return [*out, {"do": "reconstitute", "piece": ""}]
 
     def _reconstitute(self, state: GameState, step: Step, action: Action, steps: list[Step]) -> list[str]:
         if not action.get("piece"):
             return [f"{step['side']} reconstitutes no more units this turn (5.11)"]
         lines: list[str] = []
-        kw.reconstitute(state, str(action["piece"]), lines)
+        kw.reconstitute(state, str(action["piece"]), lines, action.get("to"))
         step["left"] = int(step["left"]) - 1
         if step["left"] > 0:
             steps.insert(0, step)

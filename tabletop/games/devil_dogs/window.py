@@ -2,14 +2,17 @@
 
 - ``hand``: the cards of the side at the screen, each with its three orders (5.1, 5.2);
   the opponent's hand is never given to the extras (only ``seen``, the side's view).
-  Its own hand and face-down cards show only in PRIVATE_PHASES (5.1-5.4, 5.6): the
-  hot-seat screen is covered there and nowhere else (``DevilDogsRules.handoff``).
+  In hot-seat its own hand and face-down cards show only in PRIVATE_PHASES (5.1-5.4,
+  5.6): the screen is covered there and nowhere else (``DevilDogsRules.handoff``);
+  against a bot (the view's ``shared_screen`` False) they show all the time.
 - ``sectors``: each sector's card space: the cards face down ("?") until revealed
   (5.2, 5.7), the order indicators, the sector chit, and whether it was activated.
 - ``initiative``: the track's position and band, its pool (5.3.1), battlefield
   initiative, victory points so far (G5), the dead pool and USMC replacement points.
 - ``choices``: every gap of the text with the project's answer (choices.yaml), and the
   text's optional rules with the reading in force (rules.yaml options);
+- ``misdirection``: while the side at the screen carries out 9 MISDIRECTION, the
+  opponent's cards it examines (its view holds them, ``DevilDogsRules.view``);
 - ``combat``: in a sector being executed, each side's CD and the steps it would inflict
   in a Combat of the ranges on its revealed cards (the odds before the combat, 7, 8.1).
 - overlay ``sectors``: the sectors in play, and the objective hexes with who holds them;
@@ -25,6 +28,7 @@ from tabletop.engine.game import SideView
 from tabletop.engine.state import GameState
 
 from . import combat as cb
+from . import keywords as kw
 from . import ruleset as ro
 from .choices import choices
 from .combat import DEAD, SIDES
@@ -40,9 +44,13 @@ class DevilDogsExtras(NoExtras):
         if not state.marks.get("sectors"):
             return ()
         side = seen.side if isinstance(seen, SideView) else None
-        out = [sector_panel(state, side), initiative_panel(state)]  # short ones first: the hand may be long
+        own = own_cards_shown(seen)
+        out = [sector_panel(state, side, own), initiative_panel(state)]  # short ones first: the hand may be long
         if side is not None:
-            out.append(hand_panel(state, side))
+            out.append(hand_panel(state, side, own))
+            examined = misdirection_panel(state, side)
+            if examined is not None:
+                out.insert(0, examined)
         active = state.marks.get("active")
         if active:
             out.append(combat_panel(state, active[0]))
@@ -74,10 +82,19 @@ def hits_overlay(state: GameState) -> Overlay:
     return Overlay("hits", "Fire this turn", legend, tuple(marks))
 
 
-def hand_panel(state: GameState, side: str) -> Panel:
-    """5.1: the side's own hand, every order of every card."""
+def own_cards_shown(seen: Seen) -> bool:
+    """Whether the side at the screen sees its own hand and face-down cards now: always
+    against a bot; in hot-seat only in PRIVATE_PHASES, where the screen was covered for
+    it (elsewhere the table is public and the other player may be looking)."""
+    if not isinstance(seen, SideView):
+        return True
+    return not seen.shared_screen or state_of(seen).phase in PRIVATE_PHASES
+
+
+def hand_panel(state: GameState, side: str, own: bool = True) -> Panel:
+    """5.1: the side's own hand, every order of every card (``own``: shown now)."""
     rows: list[Row] = []
-    if state.phase not in PRIVATE_PHASES:
+    if not own:
         n = len(state.hands.get(side, []))
         rows.append(Row(f"{n} card(s) in hand: shown at 5.1-5.4 and 5.6 (hot-seat: the table is public now)", "dim"))
         return Panel("hand", f"Your hand ({side})", rows)
@@ -94,8 +111,9 @@ def hand_panel(state: GameState, side: str) -> Panel:
     return Panel("hand", f"Your hand ({side})", rows)
 
 
-def sector_panel(state: GameState, side: str | None) -> Panel:
-    """5.2-5.7: each sector's card space, face down until revealed."""
+def sector_panel(state: GameState, side: str | None, own: bool = True) -> Panel:
+    """5.2-5.7: each sector's card space, face down until revealed; ``side``'s own cards
+    face up to it when ``own``."""
     rows: list[Row] = []
     chits = pairs(state, "chits")
     shown = set(state.marks.get("revealed", []))
@@ -113,7 +131,7 @@ def sector_panel(state: GameState, side: str | None) -> Panel:
                 rows.append(Row(f"  {s}: no card yet", "dim"))
                 continue
             card = card_index().get(card_id)
-            face_up = sector in shown or (s == side and state.phase in PRIVATE_PHASES)
+            face_up = sector in shown or (s == side and own)
             what = order or "order not set"
             if face_up and card is not None:
                 text = f"  {s}: {card.id} {what}" + (f": {card.order(order).text()}" if order else "")
@@ -121,6 +139,33 @@ def sector_panel(state: GameState, side: str | None) -> Panel:
             else:
                 rows.append(Row(f"  {s}: card face down, {what}", "dim"))
     return Panel("sectors", "Sector card spaces", rows)
+
+
+def misdirection_panel(state: GameState, side: str) -> Panel | None:
+    """9 MISDIRECTION: the opponent's cards ``side`` examines now, each with its orders;
+    None when it examines nothing (the view shows them to it alone)."""
+    steps = ro.queue(state) if state.phase == "execute" else []
+    if not steps or steps[0]["t"] != "kw" or steps[0]["kw"] != "Misdirection" or steps[0]["side"] != side:
+        return None
+    examined, looked = kw.misdirect_seen(state, steps[0])
+    if not examined and not looked:
+        return None
+    rows: list[Row] = []
+    if examined:
+        names = (f"card in sector {steps[0]['examine']}", "reserve card")
+        pairs_ = list(zip(names, examined, strict=True))
+    else:
+        decided = steps[0].get("decided", [])
+        pairs_ = [
+            (f"{i + 1}" + (f" ({'bottom' if decided[i] else 'top'})" if i < len(decided) else ""), c)
+            for i, c in enumerate(looked)
+        ]
+    for name, card_id in pairs_:
+        card = card_index().get(card_id)
+        rows.append(Row(f"{name}: {card_id}", "strong"))
+        if card is not None:
+            rows += [Row(f" {kind[0].upper()}: {card.order(kind).text()}") for kind in ORDERS]
+    return Panel("misdirection", "Misdirection: the enemy's cards you examine", rows)
 
 
 def initiative_panel(state: GameState) -> Panel:

@@ -32,7 +32,8 @@ PHASE_RULES = {
     "mortar": [
         "5.5: each mortar (BI player first) fires 2-5 hexes away; deviation from the top card;",
         "a unit there is pinned, or loses a step if already pinned. G8 (project's choice): no LOS, may decline.",
-        "5.5 GAS DRIFT: gas tokens flip to #2 and drift; flipped ones are removed (A5).",
+        "5.5 GAS DRIFT: gas tokens flip to #2 and drift; flipped ones are removed (A5);",
+        "units the gas reaches lose a step and move away, or refuse (8: a pin, or a step if pinned).",
     ],
     "activate": [
         "5.6: the battlefield-initiative player picks the first sector; then the choice alternates."
@@ -42,6 +43,7 @@ PHASE_RULES = {
         "5.8, 8: ADV/RET units that stay refuse the order: a pin, or a step if already pinned.",
         "5.9, 7: Combat X: units within X of an enemy and in LOS add CD; simultaneous; reactive applies first.",
         "7.1 (G9): by the priority chart; where the CD cannot hit a whole class, the firing player picks.",
+        "8: a unit forced to move (Rout!, gas, Bayonets) may refuse: a pin, or a step if already pinned.",
     ],
     "reinforce": [
         "1.2: units whose withdrawal turn this is leave (P1). 5.11: one USMC replacement point per regiment",
@@ -111,14 +113,20 @@ def describe(state: GameState, action: Action) -> str:
     if do == "repeat":
         return f"Leadership repeats {action['keyword']}"
     if do == "misdirect":
-        return (
-            "bury the enemy's next 6 cards"
-            if action.get("bury")
-            else f"swap the enemy's card in {action['sector']}"
-        )
+        return misdirect_words(action)
     if do == "reinforce-kw":
+        if "reconstitute" in action:
+            return f"reconstitute {action['reconstitute']}, reduced, at {action['to']} next to its HQ (9)"
         key = next(k for k in action if k != "do")
         return f"{key} {action[key]}"
+    if do == "retreat":
+        if not action["to"]:
+            return f"{action['piece']} refuses the forced move (8: a pin, or a step if already pinned)"
+        return f"{action['piece']} retreats to {action['to']} (forced move; pin removed)"
+    if do == "advance":
+        return f"{action['piece']} advances into {action['to']} (9 BAYONETS)" if action["piece"] else "no advance"
+    if do == "bayonet":
+        return f"{action['piece']}'s bayonets hit {action['target']} (9 BAYONETS)"
     if do == "skip":
         return "no more targets"
     if do == "hit":
@@ -128,11 +136,26 @@ def describe(state: GameState, action: Action) -> str:
     if do == "replace":
         return f"USMC replacement point on {action['piece']}" if action.get("piece") else "save the USMC point"
     if do == "reconstitute":
-        return f"reconstitute {action['piece']}, reduced, next to its HQ (5.11)" if action.get("piece") else "no more"
+        if not action.get("piece"):
+            return "no more"
+        return f"reconstitute {action['piece']}, reduced, at {action['to']} next to its HQ (5.11)"
     if do == "place":
         return f"{action['piece']} enters at {action['to']} (5.11)"
     card = card_index().get(str(action.get("card", "")))
     return " ".join(str(v) for v in action.values()) + (f" ({card.id})" if card else "")
+
+
+def misdirect_words(action: Action) -> str:
+    """9 MISDIRECTION's choices: which half, then each decision (the cards examined are
+    in the Misdirection panel and a log line only the player reads)."""
+    if action.get("look"):
+        return "look at the enemy's next 6 cards (9 MISDIRECTION)"
+    if action.get("sector"):
+        return f"examine the enemy's card in sector {action['sector']} and his reserve (9 MISDIRECTION)"
+    if "swap" in action:
+        return "exchange the two cards" if action["swap"] else "leave the cards as they are"
+    where = "to the bottom of his deck" if action.get("bury") else "left on top"
+    return f"the enemy's card {action['card']} (from the top): {where}"
 
 
 def drag_action(state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
