@@ -458,6 +458,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     for seat in args.bot or []:
         side, made = _bot_for(game.rules.name, seat, game.rules.sides)
         app.seats[side] = made
+    if len(app.humans()) < 2:  # one person against bots: no screen to pass (the cover came before the seats)
+        app.handoff = None
+        app.sync()
     # every argument is good: from here on the game may be written
     autosave, note = _autosave_target(save, load, app.source, game.seed)
     print(f"tabletop {__version__}: {app.title}; F1 lists the shortcuts")

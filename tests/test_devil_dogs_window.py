@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tabletop.engine.extras import seen_by
 from tabletop.engine.game import Game
 from tabletop.engine.newgame import auto_setup, load_game, new_game
@@ -161,3 +163,52 @@ def test_the_log_names_no_card_when_both_sides_have_placed_theirs() -> None:
         seen = [x for x in (seen_line(m, side) for m in lines) if x is not None]
         assert foe_cards and not any(c in line for line in seen for c in foe_cards), seen
     assert "both players have made their choice" in lines
+
+
+def test_the_game_box_lists_every_choice_when_the_selected_unit_has_none() -> None:
+    """Found playing belleau-wood under Xvfb: a unit dragged to its hex stays selected,
+    and the box listed only its choices (none left), hiding the other units' "stay";
+    now it lists every choice, headed "select a unit to narrow"."""
+    from tabletop.ui.gameplay import GamePanel
+    from tabletop.ui.table import open_game
+
+    game = played_to(1, "execute")
+    actor = str(game.actor())
+    app = open_game(game, open_map_or_scenario("belleau-wood"), size=(1280, 800), rules="devil_dogs")
+    box = next(c for c in app.components if isinstance(c, GamePanel))
+    every = box.unit_choices(app)
+    foe = next(p.id for p in game.state.map.pieces() if p.kind == "unit" and p.side != actor)
+    app.selected = foe
+    assert every and box.unit_choices(app) == every
+    lines = [text for text, _colour, _hot in box.box_lines(app)[0]]
+    assert "choices (select a unit to narrow):" in lines
+    mine = str(every[0]["piece"])
+    app.selected = mine
+    assert {a.get("piece") for a in box.unit_choices(app)} == {mine}
+
+
+def test_a_game_against_a_bot_opens_without_the_hot_seat_cover(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found under Xvfb: `tabletop play belleau-wood --bot german=planner` opened on
+    "Pass to ALLIED" (the cover was set before the bot took its seat); one person
+    against a bot has nobody to pass the screen to. Hot-seat still opens covered."""
+    from tabletop.cli import main
+    from tabletop.ui.app import App
+
+    opened: list[App] = []
+    monkeypatch.setattr(App, "run", lambda self, **_kw: opened.append(self))
+    assert main(["play", "belleau-wood", "--seed", "3", "--bot", "german=planner"]) == 0
+    assert main(["play", "belleau-wood", "--seed", "3"]) == 0
+    assert opened[0].handoff is None and opened[0].at_screen == "allied"
+    assert opened[1].handoff == "allied"
+
+
+def test_the_secret_choice_is_logged_in_words_to_its_side() -> None:
+    """5.2 (found under Xvfb): the private log line of a secret choice read as raw data
+    ("{'do': 'orders', ...}"); it is now the rules' words, to its side only."""
+    from tabletop.engine.game import seen_line
+
+    game = played_to(1, "orders")
+    lines = [x for e in game.entries for x in e.lines]
+    mine = [seen_line(x, "allied") for x in lines if "allied chose" in (seen_line(x, "allied") or "")]
+    assert mine and all(str(x).startswith("allied chose: cards: ") or str(x).startswith("allied chose: orders: ") for x in mine)
+    assert not any("allied chose" in (seen_line(x, "german") or "") for x in lines)

@@ -624,7 +624,9 @@ class Game:
         elif do == COMMIT:
             side = str(action["side"])
             state.secret[side] = dict(action["action"])
-            lines = [f"{side} chooses in secret", private(side, f"{side} chose: {shown(action['action'])}")]
+            words = getattr(self.rules, "describe", None)  # the rules' own words, else the data
+            chose = words(state, action["action"]) if words is not None else shown(action["action"])
+            lines = [f"{side} chooses in secret", private(side, f"{side} chose: {chose}")]
         elif do == REVEAL:
             lines = self._reveal(state, dice)
         elif do == PASS:

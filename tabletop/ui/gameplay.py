@@ -93,6 +93,7 @@ class GamePanel(Component):
         self._choices: tuple[tuple[object, ...], list[Action]] | None = None
         self.choice_page = 0  # which page of the choices the game box lists
         self._can_move = False
+        self._narrowed = False  # the box lists only the selected unit's choices
         self._zone_cache: tuple[tuple[object, ...], list[Hex]] | None = None
         self.scroll = 0  # the game box's rows scrolled past (a box longer than its column)
         self._scrolled_in: tuple[int, str] | None = None  # the phase the scroll belongs to
@@ -151,14 +152,17 @@ class GamePanel(Component):
     def _unit_choices(self, app: App) -> list[Action]:
         game = app.play
         actor = game.actor()
-        self._can_move = False
+        self._can_move = self._narrowed = False
         if actor in (None, "auto") or game.state.phase == SETUP:
             return []
         choices = [a for a in game.choices(actor) if a.get("do") != END_PHASE["do"]]
         self._can_move = any(a.get("do") == "move" for a in choices)
+        listed = [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
         if app.selected is not None:
-            choices = [a for a in choices if app.selected in (a.get("unit"), a.get("piece")) or _side_wide(a)]
-        return [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
+            mine = [a for a in listed if app.selected in (a.get("unit"), a.get("piece")) or _side_wide(a)]
+            self._narrowed = bool(mine)  # a unit with nothing listed (just dragged): list every choice
+            listed = mine or listed
+        return listed
 
     # --- events ---------------------------------------------------------------------
 
@@ -641,7 +645,7 @@ class GamePanel(Component):
                     f"American hexes instead (orange: {where})", DANGER, True,
                 ))  # fmt: skip
             choices = self.unit_choices(app)
-            who_for = f"for {app.selected}" if app.selected else "(select a unit to narrow)"
+            who_for = f"for {app.selected}" if app.selected and self._narrowed else "(select a unit to narrow)"
             if choices:
                 lines.append((f"choices {who_for}:", dim, False))
             pages = max(1, -(-len(choices) // CHOICE_ROWS))
