@@ -160,8 +160,8 @@ class GamePanel(Component):
         listed = [a for a in choices if a.get("do") != "move"]  # moves are made by dragging
         if app.selected is not None:
             mine = [a for a in listed if app.selected in (a.get("unit"), a.get("piece")) or _side_wide(a)]
-            self._narrowed = bool(mine)  # a unit with nothing listed (just dragged): list every choice
-            listed = mine or listed
+            self._narrowed = any(app.selected in (a.get("unit"), a.get("piece")) for a in mine)
+            listed = mine or listed  # a unit with nothing listed (just dragged): list every choice
         return listed
 
     # --- events ---------------------------------------------------------------------
