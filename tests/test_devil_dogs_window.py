@@ -88,11 +88,14 @@ def test_the_combat_panel_gives_each_sides_cd_before_the_combat() -> None:
 
 
 def test_actions_are_described_in_words() -> None:
-    """The game box lists secret choices as the side's own words, not raw data."""
+    """The game box lists secret choices as the side's own words, not raw data; a USMC
+    replacement choice gives the unit's steps (found under Xvfb: only the names showed)."""
     game = played_to(1, "assign")
     choice = game.choices("allied")[0]
     assert words.describe(game.state, choice).startswith("cards: B ")
     assert words.describe(game.state, {"do": "activate", "sector": "C"}) == "activate sector C"
+    assert words.describe(game.state, {"do": "replace", "piece": "5M-A"}) == "USMC replacement point on 5M-A (4 of 4 steps)"
+    assert words.describe(game.state, {"do": "retreat", "piece": "5M-A", "to": ""}).startswith("5M-A refuses")
 
 
 def test_a_game_saved_mid_sector_loads_and_replays_to_the_same_position(tmp_path: Path) -> None:

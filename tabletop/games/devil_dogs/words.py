@@ -134,7 +134,11 @@ def describe(state: GameState, action: Action) -> str:
     if do == "second":
         return f"second barrage token 2 hexes toward compass {action['dir']} (9 BARRAGE, a HIT)"
     if do == "replace":
-        return f"USMC replacement point on {action['piece']}" if action.get("piece") else "save the USMC point"
+        if not action.get("piece"):
+            return "save the USMC point"
+        p = state.map.piece(str(action["piece"]))
+        pinned = ", pinned" if p.has(cb.PINNED) else ""
+        return f"USMC replacement point on {p.id} ({p.steps} of {cb.full_steps(p)} steps{pinned})"
     if do == "reconstitute":
         if not action.get("piece"):
             return "no more"
