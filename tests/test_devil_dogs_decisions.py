@@ -300,3 +300,19 @@ def test_the_window_tells_the_extras_whether_the_other_seat_is_a_bot() -> None:
     hand = played_to(1, "execute").state.hands["allied"]
     assert all(c in texts[("german",)] for c in hand)
     assert not any(c in texts[()] for c in hand)
+
+
+def test_the_misdirection_choice_reads_only_the_cards_examined() -> None:
+    """9 MISDIRECTION, 5.2 (issue 15: a bot sees only its view): the planner's pick for
+    a card looked at does not change when the opponent's hidden cards (the rest of his
+    deck, his reserve) change."""
+    state = misdirection_state()
+    queued(state, step("Misdirection"))
+    R.apply(state, {"do": "misdirect", "look": True}, Dice(1))
+    chosen = PlannerBot().choose(View(state, "allied"))  # type: ignore[arg-type]
+    deck = state.decks["german"]
+    for shift in (1, 5, 11):
+        rest = deck.cards[6:]
+        deck.cards = deck.cards[:6] + rest[shift:] + rest[:shift]
+        state.hands["german"] = [rest[0]]
+        assert PlannerBot().choose(View(state, "allied")) == chosen  # type: ignore[arg-type]
