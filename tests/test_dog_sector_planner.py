@@ -297,3 +297,41 @@ def test_a_tank_screens_the_hex_behind_it_in_the_threat_field() -> None:
     assert screened[behind] == pytest.approx(2 / 6)  # the panzerfaust only
     side = board().hex_of("0507")  # not behind: as before
     assert screened[side] == open_field[side]
+
+
+def full_threat(b: autoplayer._Board, germans: list[Piece], vehicle: bool) -> dict[object, float]:
+    """The threat field worked out from scratch, the whole map for every German unit
+    (the planner's first way), to check the per-unit sums against."""
+    side = planner.los_tables().sides["german"]
+    only_adjacent, banned = planner._cover(b)
+    out: dict[object, float] = {}
+    for g in germans:
+        line, shot = side.units.get(g.type), planner.SHOT.get(g.type)
+        if line is None or shot is None or (vehicle and g.type in ("infantry", "mg-pillbox")):
+            continue
+        for h in b.hexes:
+            d = planner.distance(h, g.hex)
+            if d == 0 or (d > 1 and h in only_adjacent) or h in banned.get(g.type, frozenset()):
+                continue
+            if b.sections.same_or_adjacent(g.hex, h):
+                hit, pin = shot[1 if line.bonus_range is not None and d <= line.bonus_range else 0]
+                out[h] = out.get(h, 0.0) + hit + planner.PIN_WEIGHT * pin
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_threat_sums_each_german_units_share_as_the_full_pass_does(seed: int) -> None:
+    """Issue 19/20 (speed): ``threat`` adds up each German unit's field (worked out
+    once) instead of a pass over the map per unit; on random German layouts (random
+    hexes, types and losses) it equals the full recomputation, for vehicles and not."""
+    import random
+
+    rng = random.Random(seed)
+    b = autoplayer._board(board())
+    hexes = [h for h in b.hexes if board().terrain[h] in ("trench", "hilltop", "bluff")]
+    types = list(planner.SHOT)
+    germans = [Piece(f"G{i}", rng.choice(types), h, side="german") for i, h in enumerate(rng.sample(hexes, 24))]
+    for _ in range(4):
+        for vehicle in (False, True):
+            assert planner.threat(b, germans, vehicle) == full_threat(b, germans, vehicle)
+        germans = [g for g in germans if rng.random() > 0.3]  # some German units lost

@@ -55,6 +55,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.board import Map
 from tabletop.engine.actions import Action
 from tabletop.engine.game import SideView
 from tabletop.engine.pieces import Piece
@@ -117,35 +118,51 @@ def _cover(b: _Board) -> tuple[frozenset[Hex], dict[str, frozenset[Hex]]]:
 def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
     """Expected hits (pins at half) that the German units of ``germans`` may inflict on
     one unit ending phase 5 in each hex (phase 4 restrictions, Table 4), ignoring that
-    each German fires once and at the nearest target."""
+    each German fires once and at the nearest target. The sum, in ``germans``' order,
+    of each German unit's own field (``_one_threat``, worked out once per map, hex and
+    type), so a German unit lost costs one sum, not a pass over the map per unit."""
     key = (id(b.board), vehicle, frozenset((g.hex, g.type) for g in germans))
     found = _threats.get(key)
     if found is not None:
         return found.value
-    side = los_tables().sides[GERMAN]
-    only_adjacent, banned = _cover(b)
     out: dict[Hex, float] = {}
     for g in germans:
-        line = side.units.get(g.type)
-        shot = SHOT.get(g.type)
-        if line is None or shot is None:
-            continue
-        if vehicle and g.type in ("infantry", "mg-pillbox"):
-            continue  # they never fire at tank or dozer hexes
-        bans = banned.get(g.type, frozenset())
-        for h in b.hexes:
-            d = distance(h, g.hex)
-            if d == 0 or (d > 1 and h in only_adjacent) or h in bans:
-                continue
-            if not b.sections.same_or_adjacent(g.hex, h):
-                continue
-            bonus = line.bonus_range is not None and d <= line.bonus_range
-            hit, pin = shot[1 if bonus else 0]
-            out[h] = out.get(h, 0.0) + hit + PIN_WEIGHT * pin
+        for h, hit, pin in _one_threat(b, g.hex, g.type, vehicle):
+            out[h] = out.get(h, 0.0) + hit + pin  # in this order: the sums are exactly the full pass's
     if len(_threats) > 512:
         _threats.clear()
     _threats[key] = _Threat(out)
     return out
+
+
+_Share = tuple[tuple[Hex, float, float], ...]
+_one: dict[tuple[Any, ...], tuple[Map, _Share]] = {}
+
+
+def _one_threat(b: _Board, at: Hex, kind: str, vehicle: bool) -> _Share:
+    """One German unit's share of ``threat``: (hex, expected hits, pins at half) in the
+    map's hex order, for the hexes it may fire at (phase 4, Table 4)."""
+    key = (id(b.board), at, kind, vehicle)
+    found = _one.get(key)
+    if found is not None and found[0] is b.board:
+        return found[1]
+    line = los_tables().sides[GERMAN].units.get(kind)
+    shot = SHOT.get(kind)
+    out: list[tuple[Hex, float, float]] = []
+    if line is not None and shot is not None and not (vehicle and kind in ("infantry", "mg-pillbox")):
+        only_adjacent, banned = _cover(b)  # infantry and MG pillboxes never fire at tank or dozer hexes
+        bans = banned.get(kind, frozenset())
+        for h in b.hexes:
+            d = distance(h, at)
+            if d == 0 or (d > 1 and h in only_adjacent) or h in bans:
+                continue
+            if not b.sections.same_or_adjacent(at, h):
+                continue
+            bonus = line.bonus_range is not None and d <= line.bonus_range
+            hit, pin = shot[1 if bonus else 0]
+            out.append((h, hit, PIN_WEIGHT * pin))
+    _one[key] = (b.board, tuple(out))
+    return _one[key][1]
 
 
 def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[Hex, float]) -> dict[Hex, float]:
@@ -183,6 +200,28 @@ AS_INFANTRY = frozenset({"bazooka"})
 #: AP-equivalents a firing position costs that German units may hit from afar (a
 #: hilltop or open beach, rather than a bluff, draw or trench hex: phase 4)
 EXPOSED_GOAL_AP = 0
+FOCUS = 0
+HOLD_TURN = 0
+STAGE_DIST = 4
+RANGED = frozenset({"tank", "dozer", "forward-observer", "sharpshooter"})
+
+
+def staging_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:
+    only_adjacent, _ = _cover(b)
+    starts = {h: 0 for h in b.hexes if h in only_adjacent and b.to_trench[h] == STAGE_DIST}
+    extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
+    key = ("stage", id(b.board), frozenset(g.hex for g in germans), frozenset(extras.items()))
+    found = _weighted.get(key)
+    if found is not None:
+        return found
+    enter = [b.cost[h] for h in b.hexes]
+    for h, extra in extras.items():
+        enter[b.index[h]] += extra
+    for g in germans:
+        enter[b.index[g.hex]] = -1
+    found = autoplayer._search(b, starts, enter)
+    _weighted[key] = found
+    return found
 CONCENTRATE_AP = 1  # AP-equivalents a German step left in a section's trenches costs
 
 
@@ -204,8 +243,12 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     if found is not None:
         return found
     aimed = germans if not quiet else [g for g in germans if g.id in quiet]
-    goals = autoplayer._goals(b, unit_type, aimed)
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
+    if FOCUS and unit_type not in autoplayer.VEHICLES and quiet is None:
+        ranks = sorted({left[g.id] for g in germans})[:FOCUS]
+        focus = [g for g in aimed if left[g.id] in ranks]
+        aimed = focus or aimed
+    goals = autoplayer._goals(b, unit_type, aimed)
     low = min(left.values(), default=0)
     only_adjacent, _ = _cover(b)
     starts: dict[Hex, int] = {}
@@ -253,6 +296,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
         """The plan field: bazookas plan as infantry; the weakest section weighs most."""
         kind = "infantry" if unit.type in AS_INFANTRY else unit.type
+        if state.turn < HOLD_TURN and unit.type not in RANGED:
+            return staging_field(b, kind, germans, obstacles)
         quiet = None
         if kind in american.tables().ff_units:
             quiet = _quiet(state, unit, germans)
