@@ -335,3 +335,43 @@ def test_threat_sums_each_german_units_share_as_the_full_pass_does(seed: int) ->
         for vehicle in (False, True):
             assert planner.threat(b, germans, vehicle) == full_threat(b, germans, vehicle)
         germans = [g for g in germans if rng.random() > 0.3]  # some German units lost
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weighted_field_after_obstacles_go_equals_the_full_search(seed: int) -> None:
+    """Issue 19/20 (speed): with obstacles cleared one after another, the field searched
+    again only from the hexes that became cheaper (``planner._searched`` from the last
+    field) equals the field of a full search (``autoplayer._search``) every time."""
+    import random
+
+    rng = random.Random(seed)
+    b = autoplayer._board(board())
+    state = scenario_state(seed)
+    germans, live = autoplayer._layout(state)
+    planner._bases.clear()
+    for kind in ("infantry", "tank", "dozer", "ce-team"):
+        obstacles = dict(live)
+        for _ in range(6):
+            starts = {h: rng.randrange(3) for h in rng.sample([h for h in b.hexes if b.row[h] >= 10], 12)}
+            extras = {h: autoplayer._extra(kind, k) or 0 for h, k in obstacles.items() if k}
+            enter = [b.cost[h] for h in b.hexes]
+            for h, extra in extras.items():
+                enter[b.index[h]] += extra
+            for g in germans:
+                enter[b.index[g.hex]] = -1
+            full = autoplayer._search(b, starts, enter)
+            for _ in range(5):  # the same goals after each clearing
+                got = planner._searched(b, starts, germans, extras)
+                assert {b.hexes[i]: d for i, d in enumerate(got) if d < autoplayer.FAR} == full
+                gone = rng.choice(sorted(obstacles, key=b.labels.__getitem__))
+                del obstacles[gone]
+                extras = {h: autoplayer._extra(kind, k) or 0 for h, k in obstacles.items() if k}
+                enter[b.index[gone]] = b.cost[gone]
+                full = autoplayer._search(b, starts, enter)
+
+
+def scenario_state(seed: int) -> GameState:
+    """The set-up of a game under heavy bombardment (the German layout and obstacles)."""
+    game = new_game(scenario(), ruleset("dog_sector"), seed=seed, options={"bombardment": "heavy"}, history=False)
+    auto_setup(game)
+    return game.state

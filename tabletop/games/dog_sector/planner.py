@@ -266,17 +266,48 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     if found is not None:
         _weighted[layout] = found
         return found
+    dist = _searched(b, starts, germans, extras)
+    hexes = b.hexes
+    found = {hexes[i]: (0 if hexes[i] in starts else d) for i, d in enumerate(dist) if d < FAR}  # goal: in position
+    if len(_weighted) > 4096:
+        _weighted.clear()
+    _weighted[key] = _weighted[layout] = found
+    return found
+
+
+#: the last field searched for each set of goals and German hexes: (map, entry costs,
+#: distances by hex position), which the next search with fewer obstacles starts from
+_bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int]]] = {}
+
+
+def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: dict[Hex, int]) -> list[int]:
+    """The field's distances by hex position (``autoplayer._search`` over the terrain
+    cost plus ``extras``, German hexes barred). Incremental: obstacles only ever go
+    (cleared, removed, exploded), so when the last field with these goals and German
+    hexes differs only by hexes that became cheaper, only what those hexes change is
+    searched again (``autoplayer._relax``); tested equal to the full search."""
     enter = [b.cost[h] for h in b.hexes]
     for h, extra in extras.items():
         enter[b.index[h]] += extra
     for g in germans:
         enter[b.index[g.hex]] = -1
-    found = autoplayer._search(b, starts, enter)
-    found = {h: (0 if h in starts else d) for h, d in found.items()}  # a goal hex: in position
-    if len(_weighted) > 4096:
-        _weighted.clear()
-    _weighted[key] = _weighted[layout] = found
-    return found
+    skey = (id(b.board), frozenset(starts.items()), frozenset(g.hex for g in germans))
+    base = _bases.get(skey)
+    dist: list[int] | None = None
+    if base is not None and base[0] is b.board:
+        changed = [i for i, (new, old) in enumerate(zip(enter, base[1], strict=True)) if new != old]
+        if all(enter[i] < base[1][i] for i in changed):
+            dist = list(base[2])
+            autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR])
+    if dist is None:
+        index = b.index
+        dist = [FAR] * len(b.hexes)
+        for h, d in autoplayer._search(b, starts, enter).items():
+            dist[index[h]] = d
+    if len(_bases) > 1024:
+        _bases.clear()
+    _bases[skey] = (b.board, enter, dist)
+    return dist
 
 
 class PlanningAutoplayer(AmericanAutoplayer):
