@@ -76,8 +76,9 @@ SHOT = {
     "at-gun": ((1 / 6, 0.0), (2 / 6, 0.0)),
 }
 PIN_WEIGHT = 0.5  # a pinned unit loses a turn: half a hit
-#: AP-equivalents one expected hit costs the plan (project's choice, measured)
-THREAT_AP = 6.0
+#: AP-equivalents one expected hit costs the plan on the way (project's choice, measured:
+#: 0, the fields of fire no longer steer the way; see the module doc, "Fields of fire")
+THREAT_AP = 0.0
 #: the same in a firing position (the assault accepts fire, but prefers a hex only the
 #: adjacent Germans may hit: a bluff rather than a hilltop)
 GOAL_THREAT_AP = 0.0
@@ -200,28 +201,10 @@ AS_INFANTRY = frozenset({"bazooka"})
 #: AP-equivalents a firing position costs that German units may hit from afar (a
 #: hilltop or open beach, rather than a bluff, draw or trench hex: phase 4)
 EXPOSED_GOAL_AP = 0
-FOCUS = 0
-HOLD_TURN = 0
-STAGE_DIST = 4
-RANGED = frozenset({"tank", "dozer", "forward-observer", "sharpshooter"})
-
-
-def staging_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:
-    only_adjacent, _ = _cover(b)
-    starts = {h: 0 for h in b.hexes if h in only_adjacent and b.to_trench[h] == STAGE_DIST}
-    extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
-    key = ("stage", id(b.board), frozenset(g.hex for g in germans), frozenset(extras.items()))
-    found = _weighted.get(key)
-    if found is not None:
-        return found
-    enter = [b.cost[h] for h in b.hexes]
-    for h, extra in extras.items():
-        enter[b.index[h]] += extra
-    for g in germans:
-        enter[b.index[g.hex]] = -1
-    found = autoplayer._search(b, starts, enter)
-    _weighted[key] = found
-    return found
+#: the assault (units planning as infantry, leaders, flamethrowers, CE teams) aims only at
+#: the German units of the sections with the lowest counts of German steps left in their
+#: trenches, this many counts (ties share one): project's choice, measured (module doc)
+FOCUS_SECTIONS = 2
 CONCENTRATE_AP = 1  # AP-equivalents a German step left in a section's trenches costs
 
 
@@ -244,10 +227,9 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
         return found
     aimed = germans if not quiet else [g for g in germans if g.id in quiet]
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
-    if FOCUS and unit_type not in autoplayer.VEHICLES and quiet is None:
-        ranks = sorted({left[g.id] for g in germans})[:FOCUS]
-        focus = [g for g in aimed if left[g.id] in ranks]
-        aimed = focus or aimed
+    if FOCUS_SECTIONS and unit_type not in autoplayer.VEHICLES and quiet is None:
+        lowest = sorted({left[g.id] for g in germans})[:FOCUS_SECTIONS]
+        aimed = [g for g in aimed if left[g.id] in lowest] or aimed
     goals = autoplayer._goals(b, unit_type, aimed)
     low = min(left.values(), default=0)
     only_adjacent, _ = _cover(b)
@@ -327,8 +309,6 @@ class PlanningAutoplayer(AmericanAutoplayer):
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
         """The plan field: bazookas plan as infantry; the weakest section weighs most."""
         kind = "infantry" if unit.type in AS_INFANTRY else unit.type
-        if state.turn < HOLD_TURN and unit.type not in RANGED:
-            return staging_field(b, kind, germans, obstacles)
         quiet = None
         if kind in american.tables().ff_units:
             quiet = _quiet(state, unit, germans)
