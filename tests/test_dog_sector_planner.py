@@ -375,3 +375,23 @@ def scenario_state(seed: int) -> GameState:
     game = new_game(scenario(), ruleset("dog_sector"), seed=seed, options={"bombardment": "heavy"}, history=False)
     auto_setup(game)
     return game.state
+
+
+def test_the_assault_aims_at_the_two_weakest_sections_only() -> None:
+    """Issue 20 item 4 ("concentrate on one section"; Table 7 counts a section only when
+    all its trench hexes are empty): an infantry unit's goals are the hexes next to the
+    German units of the two sections with fewest German steps left (1 and 2 here), none
+    next to the third (3 steps); tanks, whose fire friendly fire limits, still aim at
+    every section (``FOCUS_SECTIONS``)."""
+    s = fresh("activity")
+    weak = put(s, "G1", "mg-pillbox", "0212", "german")  # section 1: 1 step
+    second = put(s, "G2", "infantry", "1212", "german")  # section 3: 2 steps
+    strong = [put(s, "G3", "infantry", "2212", "german"), put(s, "G4", "mg-pillbox", "2312", "german")]  # 3
+    b = autoplayer._board(board())
+    germans, obstacles = autoplayer._layout(s)
+    field = planner.weighted_field(b, "infantry", germans, obstacles)
+    goals = {h for h, d in field.items() if d == 0}
+    assert goals & set(b.around[weak.hex]) and goals & set(b.around[second.hex])
+    assert not goals & {n for g in strong for n in b.around[g.hex]}
+    tank = planner.weighted_field(b, "tank", germans, obstacles)
+    assert any(tank.get(h) == 0 and planner.distance(h, strong[1].hex) <= 8 for h in b.hexes)

@@ -12,9 +12,14 @@ and changes what ``simple`` does badly, each a project's choice measured with
   one (the aid's phase 4). From the German units left, each hex gets a threat: the
   expected hits and pins (Table 4) of the German units that may fire at a unit of this
   kind there; next to a tank or dozer, on its seaward side, only panzerfausts and AT
-  guns count (``_screened``). A unit moves to the hex that is nearest a useful position
-  *plus* that threat, so it crosses the beach to the bluff-side row (which only
-  adjacent Germans may hit) instead of stopping on the open beach.
+  guns count (``_screened``). The threat says when a unit is under fire (next item)
+  and the log gives it for every move; it no longer steers the way (``THREAT_AP`` 0,
+  measured: 6 AP an expected hit gave 2.17 / 2.90 / 2.98 sections, 0 gave 2.52 / 2.93
+  / 3.06, 100 games a level). Why: every German unit fires once a turn at the nearest
+  legal target (phase 4, german.py), and while units still land there always is one,
+  on the landing row; a unit that dodges a field of fire only sends that shot to
+  another American unit. The Germans' shots fall only with the German units, so the
+  plan spends its AP on reaching them rather than on going round their fire.
 - **No waiting under fire.** A unit in a hex German units may hit counts staying there
   as a turn lost (``STAY_AP``): it moves on, into a mine hex if that is the only way
   forward, rather than wait to be pinned again (before this the planner's units
@@ -24,9 +29,14 @@ and changes what ``simple`` does badly, each a project's choice measured with
   lanes engineers and tanks have cleared when there is one within reach.
 - **Leaders first.** In phase 5 exceptional leaders act before every other unit, so a
   hex they unpin moves in the same phase.
-- **Concentration.** Assault units go for the German units of the section with the
-  fewest German steps left (then the one most Americans already attack): a section is
-  cleared only when all its trench hexes are empty (Table 7).
+- **Concentration.** Assault units (infantry, bazookas, flamethrowers, CE teams,
+  leaders) aim only at the German units of the two weakest sections, the two lowest
+  counts of German steps left in the trenches (``FOCUS_SECTIONS``), and among those
+  go first for the section with fewest steps left (``CONCENTRATE_AP`` a step): a
+  section is cleared only when all its trench hexes are empty (Table 7), and at the
+  end of a game the earlier planner left on average 1.7 sections with one or two
+  German units in them (40 games, moderate). One weakest section only (``1``) crowds
+  the few hexes next to it (one unit of a type a hex, phase 5): 1.65 / 2.08 / 2.05.
 - **Friendly fire.** Under this project's reading (american.yaml ``friendly_fire``) a
   hit of a shot friendly fire applies to always lands on American units and never on
   the target, so the odds never favour such a shot and none is taken (the log names
@@ -36,15 +46,27 @@ and changes what ``simple`` does badly, each a project's choice measured with
 
 Measured (mean trench sections cleared at light / moderate / heavy bombardment):
 the first planner over 1,000 games a level (seeds 1-1000) 2.14 / 2.49 / 2.74 against
-the simple bot's 1.97 / 2.20 / 2.34; this one over 100 games a level (seeds 1-100)
-2.17 / 2.90 / 2.98 against the simple bot's 1.94 / 2.27 / 2.58 on the same seeds.
-Better at every level, still short of issue 20's "one section better". What was tried
-and did not help (80 games a level): holding the assault back until six units could
-close with a section at once (1.89 / 2.30 / 2.60), a smaller mine penalty, and other
-weights of the threat. Where the games are lost: about 40 of the 61 American units are
-gone by turn 6, to swamping on landing (phase 2), to German fire at the landing row and
-the open beach (phase 4, which pins a unit where it stands) and to the artillery.
-CPU: 0.39 s a game (0.38 for the first planner, 0.27 for the simple bot; 60 games).
+the simple bot's 1.97 / 2.20 / 2.34; the second (no waiting under fire, tank screen,
+leaders first, quiet targets) over 100 games a level (seeds 1-100) 2.17 / 2.90 / 2.98
+against the simple bot's 1.94 / 2.27 / 2.58 on the same seeds. This one (threat no
+longer steering, two weakest sections): 100 games a level 2.56 / 2.94 / 3.12; the
+300-game figures are in rules.yaml (``turns``). Better at every level, still short of
+issue 20's "one section better". Tried and not kept (100 games a level unless said):
+holding the assault back until six units could close with a section at once (80
+games: 1.89 / 2.30 / 2.60); holding assault units on the safe bluff-side beach row
+(four hexes from the trenches: no German fire, no artillery, no friendly fire on the
+ranged units' targets) until turn 5 while tanks and observers fire (2.29 / 2.59 /
+2.90); a smaller mine penalty (MINE_AP 3: 2.58 / 2.73 / 3.01); CONCENTRATE_AP 3 (2.47
+/ 2.84 / 2.98); no STAY_AP (2.47 / 2.89 / 2.91); the threat only once every unit has
+landed (2.46 / 2.86 / 2.98). Where the games are lost (20 games, moderate, the second
+planner): 14 units swamped on landing (phase 2, before they can move), 27 killed by
+German fire (8 of them on the landing row, 10 on the open beach, 7 at the bluffs'
+top), 4 by the artillery; 30 pins. Ranged units fire little: about 17 tank-turns on
+the map in a game, a third of them with every target blocked by friendly fire.
+CPU: the threat field is summed from each German unit's share (worked out once per
+map), and the plan field searched again only from the hexes an obstacle left (14% of
+the searches): ``benchmarks.speed.games(20)`` 3.52 -> 3.92 games a CPU-second on a
+quiet machine for the first, 2.91 -> 3.08 on a loaded one for both.
 
 Each action carries a ``why`` that the log prints (as German fire prints its target
 priority). Deterministic: no dice, no randomness.
