@@ -49,9 +49,10 @@ the first planner over 1,000 games a level (seeds 1-1000) 2.14 / 2.49 / 2.74 aga
 the simple bot's 1.97 / 2.20 / 2.34; the second (no waiting under fire, tank screen,
 leaders first, quiet targets) over 100 games a level (seeds 1-100) 2.17 / 2.90 / 2.98
 against the simple bot's 1.94 / 2.27 / 2.58 on the same seeds. This one (threat no
-longer steering, two weakest sections): 100 games a level 2.56 / 2.94 / 3.12; the
-300-game figures are in rules.yaml (``turns``). Better at every level, still short of
-issue 20's "one section better". Tried and not kept (100 games a level unless said):
+longer steering, two weakest sections): 100 games a level 2.56 / 2.94 / 3.12; over
+300 games a level (seeds 1-300) 2.62 / 2.81 / 3.08 against the simple bot's 2.00 /
+2.24 / 2.41 on the same seeds (distributions in rules.yaml, ``turns``): +0.62 / +0.57 /
++0.67, better at every level, still short of issue 20's "one section better". Tried and not kept (100 games a level unless said):
 holding the assault back until six units could close with a section at once (80
 games: 1.89 / 2.30 / 2.60); holding assault units on the safe bluff-side beach row
 (four hexes from the trenches: no German fire, no artillery, no friendly fire on the
