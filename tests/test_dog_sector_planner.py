@@ -297,3 +297,101 @@ def test_a_tank_screens_the_hex_behind_it_in_the_threat_field() -> None:
     assert screened[behind] == pytest.approx(2 / 6)  # the panzerfaust only
     side = board().hex_of("0507")  # not behind: as before
     assert screened[side] == open_field[side]
+
+
+def full_threat(b: autoplayer._Board, germans: list[Piece], vehicle: bool) -> dict[object, float]:
+    """The threat field worked out from scratch, the whole map for every German unit
+    (the planner's first way), to check the per-unit sums against."""
+    side = planner.los_tables().sides["german"]
+    only_adjacent, banned = planner._cover(b)
+    out: dict[object, float] = {}
+    for g in germans:
+        line, shot = side.units.get(g.type), planner.SHOT.get(g.type)
+        if line is None or shot is None or (vehicle and g.type in ("infantry", "mg-pillbox")):
+            continue
+        for h in b.hexes:
+            d = planner.distance(h, g.hex)
+            if d == 0 or (d > 1 and h in only_adjacent) or h in banned.get(g.type, frozenset()):
+                continue
+            if b.sections.same_or_adjacent(g.hex, h):
+                hit, pin = shot[1 if line.bonus_range is not None and d <= line.bonus_range else 0]
+                out[h] = out.get(h, 0.0) + hit + planner.PIN_WEIGHT * pin
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_threat_sums_each_german_units_share_as_the_full_pass_does(seed: int) -> None:
+    """Issue 19/20 (speed): ``threat`` adds up each German unit's field (worked out
+    once) instead of a pass over the map per unit; on random German layouts (random
+    hexes, types and losses) it equals the full recomputation, for vehicles and not."""
+    import random
+
+    rng = random.Random(seed)
+    b = autoplayer._board(board())
+    hexes = [h for h in b.hexes if board().terrain[h] in ("trench", "hilltop", "bluff")]
+    types = list(planner.SHOT)
+    germans = [Piece(f"G{i}", rng.choice(types), h, side="german") for i, h in enumerate(rng.sample(hexes, 24))]
+    for _ in range(4):
+        for vehicle in (False, True):
+            assert planner.threat(b, germans, vehicle) == full_threat(b, germans, vehicle)
+        germans = [g for g in germans if rng.random() > 0.3]  # some German units lost
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weighted_field_after_obstacles_go_equals_the_full_search(seed: int) -> None:
+    """Issue 19/20 (speed): with obstacles cleared one after another, the field searched
+    again only from the hexes that became cheaper (``planner._searched`` from the last
+    field) equals the field of a full search (``autoplayer._search``) every time."""
+    import random
+
+    rng = random.Random(seed)
+    b = autoplayer._board(board())
+    state = scenario_state(seed)
+    germans, live = autoplayer._layout(state)
+    planner._bases.clear()
+    for kind in ("infantry", "tank", "dozer", "ce-team"):
+        obstacles = dict(live)
+        for _ in range(6):
+            starts = {h: rng.randrange(3) for h in rng.sample([h for h in b.hexes if b.row[h] >= 10], 12)}
+            extras = {h: autoplayer._extra(kind, k) or 0 for h, k in obstacles.items() if k}
+            enter = [b.cost[h] for h in b.hexes]
+            for h, extra in extras.items():
+                enter[b.index[h]] += extra
+            for g in germans:
+                enter[b.index[g.hex]] = -1
+            full = autoplayer._search(b, starts, enter)
+            for _ in range(5):  # the same goals after each clearing
+                got = planner._searched(b, starts, germans, extras)
+                assert {b.hexes[i]: d for i, d in enumerate(got) if d < autoplayer.FAR} == full
+                gone = rng.choice(sorted(obstacles, key=b.labels.__getitem__))
+                del obstacles[gone]
+                extras = {h: autoplayer._extra(kind, k) or 0 for h, k in obstacles.items() if k}
+                enter[b.index[gone]] = b.cost[gone]
+                full = autoplayer._search(b, starts, enter)
+
+
+def scenario_state(seed: int) -> GameState:
+    """The set-up of a game under heavy bombardment (the German layout and obstacles)."""
+    game = new_game(scenario(), ruleset("dog_sector"), seed=seed, options={"bombardment": "heavy"}, history=False)
+    auto_setup(game)
+    return game.state
+
+
+def test_the_assault_aims_at_the_two_weakest_sections_only() -> None:
+    """Issue 20 item 4 ("concentrate on one section"; Table 7 counts a section only when
+    all its trench hexes are empty): an infantry unit's goals are the hexes next to the
+    German units of the two sections with fewest German steps left (1 and 2 here), none
+    next to the third (3 steps); tanks, whose fire friendly fire limits, still aim at
+    every section (``FOCUS_SECTIONS``)."""
+    s = fresh("activity")
+    weak = put(s, "G1", "mg-pillbox", "0212", "german")  # section 1: 1 step
+    second = put(s, "G2", "infantry", "1212", "german")  # section 3: 2 steps
+    strong = [put(s, "G3", "infantry", "2212", "german"), put(s, "G4", "mg-pillbox", "2312", "german")]  # 3
+    b = autoplayer._board(board())
+    germans, obstacles = autoplayer._layout(s)
+    field = planner.weighted_field(b, "infantry", germans, obstacles)
+    goals = {h for h, d in field.items() if d == 0}
+    assert goals & set(b.around[weak.hex]) and goals & set(b.around[second.hex])
+    assert not goals & {n for g in strong for n in b.around[g.hex]}
+    tank = planner.weighted_field(b, "tank", germans, obstacles)
+    assert any(tank.get(h) == 0 and planner.distance(h, strong[1].hex) <= 8 for h in b.hexes)

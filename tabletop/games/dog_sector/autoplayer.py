@@ -328,14 +328,29 @@ def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, in
     by distance replace the heap."""
     index = b.index
     dist = [FAR] * len(b.hexes)
-    buckets: list[list[int]] = []
+    seeds: list[int] = []
     for h, d0 in sorted(starts.items(), key=lambda item: (item[1], index[item[0]])):
         i = index[h]
         if d0 < dist[i]:
             dist[i] = d0
-            if d0 >= len(buckets):
-                buckets.extend([] for _ in range(d0 + 1 - len(buckets)))
-            buckets[d0].append(i)
+            seeds.append(i)
+    _relax(b, dist, enter, seeds)
+    hexes = b.hexes
+    return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
+
+
+def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> None:
+    """The search itself, in place: from the hexes ``seeds`` (by position, each at its
+    ``dist``), lower ``dist`` wherever a neighbour's distance plus the cost of entering
+    it is less. From scratch (every other hex FAR) it is the whole search; from a
+    finished field whose entry costs have since fallen at ``seeds`` (obstacles gone) it
+    is the same field the whole search would give (``planner.weighted_field``)."""
+    buckets: list[list[int]] = []
+    for i in seeds:
+        d0 = dist[i]
+        if d0 >= len(buckets):
+            buckets.extend([] for _ in range(d0 + 1 - len(buckets)))
+        buckets[d0].append(i)
     around = b.around_index
     c = -1
     while c + 1 < len(buckets):
@@ -356,8 +371,6 @@ def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, in
                         buckets.extend([] for _ in range(nd + 1 - len(buckets)))
                     buckets[nd].append(n)
         buckets[c] = []
-    hexes = b.hexes
-    return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
 
 
 # ------------------------------------------------------------------ the autoplayer

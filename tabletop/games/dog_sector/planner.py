@@ -12,9 +12,14 @@ and changes what ``simple`` does badly, each a project's choice measured with
   one (the aid's phase 4). From the German units left, each hex gets a threat: the
   expected hits and pins (Table 4) of the German units that may fire at a unit of this
   kind there; next to a tank or dozer, on its seaward side, only panzerfausts and AT
-  guns count (``_screened``). A unit moves to the hex that is nearest a useful position
-  *plus* that threat, so it crosses the beach to the bluff-side row (which only
-  adjacent Germans may hit) instead of stopping on the open beach.
+  guns count (``_screened``). The threat says when a unit is under fire (next item)
+  and the log gives it for every move; it no longer steers the way (``THREAT_AP`` 0,
+  measured: 6 AP an expected hit gave 2.17 / 2.90 / 2.98 sections, 0 gave 2.52 / 2.93
+  / 3.06, 100 games a level). Why: every German unit fires once a turn at the nearest
+  legal target (phase 4, german.py), and while units still land there always is one,
+  on the landing row; a unit that dodges a field of fire only sends that shot to
+  another American unit. The Germans' shots fall only with the German units, so the
+  plan spends its AP on reaching them rather than on going round their fire.
 - **No waiting under fire.** A unit in a hex German units may hit counts staying there
   as a turn lost (``STAY_AP``): it moves on, into a mine hex if that is the only way
   forward, rather than wait to be pinned again (before this the planner's units
@@ -24,9 +29,14 @@ and changes what ``simple`` does badly, each a project's choice measured with
   lanes engineers and tanks have cleared when there is one within reach.
 - **Leaders first.** In phase 5 exceptional leaders act before every other unit, so a
   hex they unpin moves in the same phase.
-- **Concentration.** Assault units go for the German units of the section with the
-  fewest German steps left (then the one most Americans already attack): a section is
-  cleared only when all its trench hexes are empty (Table 7).
+- **Concentration.** Assault units (infantry, bazookas, flamethrowers, CE teams,
+  leaders) aim only at the German units of the two weakest sections, the two lowest
+  counts of German steps left in the trenches (``FOCUS_SECTIONS``), and among those
+  go first for the section with fewest steps left (``CONCENTRATE_AP`` a step): a
+  section is cleared only when all its trench hexes are empty (Table 7), and at the
+  end of a game the earlier planner left on average 1.7 sections with one or two
+  German units in them (40 games, moderate). One weakest section only (``1``) crowds
+  the few hexes next to it (one unit of a type a hex, phase 5): 1.65 / 2.08 / 2.05.
 - **Friendly fire.** Under this project's reading (american.yaml ``friendly_fire``) a
   hit of a shot friendly fire applies to always lands on American units and never on
   the target, so the odds never favour such a shot and none is taken (the log names
@@ -36,15 +46,28 @@ and changes what ``simple`` does badly, each a project's choice measured with
 
 Measured (mean trench sections cleared at light / moderate / heavy bombardment):
 the first planner over 1,000 games a level (seeds 1-1000) 2.14 / 2.49 / 2.74 against
-the simple bot's 1.97 / 2.20 / 2.34; this one over 100 games a level (seeds 1-100)
-2.17 / 2.90 / 2.98 against the simple bot's 1.94 / 2.27 / 2.58 on the same seeds.
-Better at every level, still short of issue 20's "one section better". What was tried
-and did not help (80 games a level): holding the assault back until six units could
-close with a section at once (1.89 / 2.30 / 2.60), a smaller mine penalty, and other
-weights of the threat. Where the games are lost: about 40 of the 61 American units are
-gone by turn 6, to swamping on landing (phase 2), to German fire at the landing row and
-the open beach (phase 4, which pins a unit where it stands) and to the artillery.
-CPU: 0.39 s a game (0.38 for the first planner, 0.27 for the simple bot; 60 games).
+the simple bot's 1.97 / 2.20 / 2.34; the second (no waiting under fire, tank screen,
+leaders first, quiet targets) over 100 games a level (seeds 1-100) 2.17 / 2.90 / 2.98
+against the simple bot's 1.94 / 2.27 / 2.58 on the same seeds. This one (threat no
+longer steering, two weakest sections): 100 games a level 2.56 / 2.94 / 3.12; over
+300 games a level (seeds 1-300) 2.62 / 2.81 / 3.08 against the simple bot's 2.00 /
+2.24 / 2.41 on the same seeds (distributions in rules.yaml, ``turns``): +0.62 / +0.57 /
++0.67, better at every level, still short of issue 20's "one section better". Tried and not kept (100 games a level unless said):
+holding the assault back until six units could close with a section at once (80
+games: 1.89 / 2.30 / 2.60); holding assault units on the safe bluff-side beach row
+(four hexes from the trenches: no German fire, no artillery, no friendly fire on the
+ranged units' targets) until turn 5 while tanks and observers fire (2.29 / 2.59 /
+2.90); a smaller mine penalty (MINE_AP 3: 2.58 / 2.73 / 3.01); CONCENTRATE_AP 3 (2.47
+/ 2.84 / 2.98); no STAY_AP (2.47 / 2.89 / 2.91); the threat only once every unit has
+landed (2.46 / 2.86 / 2.98). Where the games are lost (20 games, moderate, the second
+planner): 14 units swamped on landing (phase 2, before they can move), 27 killed by
+German fire (8 of them on the landing row, 10 on the open beach, 7 at the bluffs'
+top), 4 by the artillery; 30 pins. Ranged units fire little: about 17 tank-turns on
+the map in a game, a third of them with every target blocked by friendly fire.
+CPU: the threat field is summed from each German unit's share (worked out once per
+map), and the plan field searched again only from the hexes an obstacle left (14% of
+the searches): ``benchmarks.speed.games(20)`` 3.52 -> 3.92 games a CPU-second on a
+quiet machine for the first, 2.91 -> 3.08 on a loaded one for both.
 
 Each action carries a ``why`` that the log prints (as German fire prints its target
 priority). Deterministic: no dice, no randomness.
@@ -55,6 +78,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.board import Map
 from tabletop.engine.actions import Action
 from tabletop.engine.game import SideView
 from tabletop.engine.pieces import Piece
@@ -75,8 +99,9 @@ SHOT = {
     "at-gun": ((1 / 6, 0.0), (2 / 6, 0.0)),
 }
 PIN_WEIGHT = 0.5  # a pinned unit loses a turn: half a hit
-#: AP-equivalents one expected hit costs the plan (project's choice, measured)
-THREAT_AP = 6.0
+#: AP-equivalents one expected hit costs the plan on the way (project's choice, measured:
+#: 0, the fields of fire no longer steer the way; see the module doc, "Fields of fire")
+THREAT_AP = 0.0
 #: the same in a firing position (the assault accepts fire, but prefers a hex only the
 #: adjacent Germans may hit: a bluff rather than a hilltop)
 GOAL_THREAT_AP = 0.0
@@ -117,35 +142,51 @@ def _cover(b: _Board) -> tuple[frozenset[Hex], dict[str, frozenset[Hex]]]:
 def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
     """Expected hits (pins at half) that the German units of ``germans`` may inflict on
     one unit ending phase 5 in each hex (phase 4 restrictions, Table 4), ignoring that
-    each German fires once and at the nearest target."""
+    each German fires once and at the nearest target. The sum, in ``germans``' order,
+    of each German unit's own field (``_one_threat``, worked out once per map, hex and
+    type), so a German unit lost costs one sum, not a pass over the map per unit."""
     key = (id(b.board), vehicle, frozenset((g.hex, g.type) for g in germans))
     found = _threats.get(key)
     if found is not None:
         return found.value
-    side = los_tables().sides[GERMAN]
-    only_adjacent, banned = _cover(b)
     out: dict[Hex, float] = {}
     for g in germans:
-        line = side.units.get(g.type)
-        shot = SHOT.get(g.type)
-        if line is None or shot is None:
-            continue
-        if vehicle and g.type in ("infantry", "mg-pillbox"):
-            continue  # they never fire at tank or dozer hexes
-        bans = banned.get(g.type, frozenset())
-        for h in b.hexes:
-            d = distance(h, g.hex)
-            if d == 0 or (d > 1 and h in only_adjacent) or h in bans:
-                continue
-            if not b.sections.same_or_adjacent(g.hex, h):
-                continue
-            bonus = line.bonus_range is not None and d <= line.bonus_range
-            hit, pin = shot[1 if bonus else 0]
-            out[h] = out.get(h, 0.0) + hit + PIN_WEIGHT * pin
+        for h, hit, pin in _one_threat(b, g.hex, g.type, vehicle):
+            out[h] = out.get(h, 0.0) + hit + pin  # in this order: the sums are exactly the full pass's
     if len(_threats) > 512:
         _threats.clear()
     _threats[key] = _Threat(out)
     return out
+
+
+_Share = tuple[tuple[Hex, float, float], ...]
+_one: dict[tuple[Any, ...], tuple[Map, _Share]] = {}
+
+
+def _one_threat(b: _Board, at: Hex, kind: str, vehicle: bool) -> _Share:
+    """One German unit's share of ``threat``: (hex, expected hits, pins at half) in the
+    map's hex order, for the hexes it may fire at (phase 4, Table 4)."""
+    key = (id(b.board), at, kind, vehicle)
+    found = _one.get(key)
+    if found is not None and found[0] is b.board:
+        return found[1]
+    line = los_tables().sides[GERMAN].units.get(kind)
+    shot = SHOT.get(kind)
+    out: list[tuple[Hex, float, float]] = []
+    if line is not None and shot is not None and not (vehicle and kind in ("infantry", "mg-pillbox")):
+        only_adjacent, banned = _cover(b)  # infantry and MG pillboxes never fire at tank or dozer hexes
+        bans = banned.get(kind, frozenset())
+        for h in b.hexes:
+            d = distance(h, at)
+            if d == 0 or (d > 1 and h in only_adjacent) or h in bans:
+                continue
+            if not b.sections.same_or_adjacent(at, h):
+                continue
+            bonus = line.bonus_range is not None and d <= line.bonus_range
+            hit, pin = shot[1 if bonus else 0]
+            out.append((h, hit, PIN_WEIGHT * pin))
+    _one[key] = (b.board, tuple(out))
+    return _one[key][1]
 
 
 def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[Hex, float]) -> dict[Hex, float]:
@@ -183,6 +224,10 @@ AS_INFANTRY = frozenset({"bazooka"})
 #: AP-equivalents a firing position costs that German units may hit from afar (a
 #: hilltop or open beach, rather than a bluff, draw or trench hex: phase 4)
 EXPOSED_GOAL_AP = 0
+#: the assault (units planning as infantry, leaders, flamethrowers, CE teams) aims only at
+#: the German units of the sections with the lowest counts of German steps left in their
+#: trenches, this many counts (ties share one): project's choice, measured (module doc)
+FOCUS_SECTIONS = 2
 CONCENTRATE_AP = 1  # AP-equivalents a German step left in a section's trenches costs
 
 
@@ -204,8 +249,11 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     if found is not None:
         return found
     aimed = germans if not quiet else [g for g in germans if g.id in quiet]
-    goals = autoplayer._goals(b, unit_type, aimed)
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
+    if FOCUS_SECTIONS and unit_type not in autoplayer.VEHICLES and quiet is None:
+        lowest = sorted({left[g.id] for g in germans})[:FOCUS_SECTIONS]
+        aimed = [g for g in aimed if left[g.id] in lowest] or aimed
+    goals = autoplayer._goals(b, unit_type, aimed)
     low = min(left.values(), default=0)
     only_adjacent, _ = _cover(b)
     starts: dict[Hex, int] = {}
@@ -223,17 +271,48 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     if found is not None:
         _weighted[layout] = found
         return found
+    dist = _searched(b, starts, germans, extras)
+    hexes = b.hexes
+    found = {hexes[i]: (0 if hexes[i] in starts else d) for i, d in enumerate(dist) if d < FAR}  # goal: in position
+    if len(_weighted) > 4096:
+        _weighted.clear()
+    _weighted[key] = _weighted[layout] = found
+    return found
+
+
+#: the last field searched for each set of goals and German hexes: (map, entry costs,
+#: distances by hex position), which the next search with fewer obstacles starts from
+_bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int]]] = {}
+
+
+def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: dict[Hex, int]) -> list[int]:
+    """The field's distances by hex position (``autoplayer._search`` over the terrain
+    cost plus ``extras``, German hexes barred). Incremental: obstacles only ever go
+    (cleared, removed, exploded), so when the last field with these goals and German
+    hexes differs only by hexes that became cheaper, only what those hexes change is
+    searched again (``autoplayer._relax``); tested equal to the full search."""
     enter = [b.cost[h] for h in b.hexes]
     for h, extra in extras.items():
         enter[b.index[h]] += extra
     for g in germans:
         enter[b.index[g.hex]] = -1
-    found = autoplayer._search(b, starts, enter)
-    found = {h: (0 if h in starts else d) for h, d in found.items()}  # a goal hex: in position
-    if len(_weighted) > 4096:
-        _weighted.clear()
-    _weighted[key] = _weighted[layout] = found
-    return found
+    skey = (id(b.board), frozenset(starts.items()), frozenset(g.hex for g in germans))
+    base = _bases.get(skey)
+    dist: list[int] | None = None
+    if base is not None and base[0] is b.board:
+        changed = [i for i, (new, old) in enumerate(zip(enter, base[1], strict=True)) if new != old]
+        if all(enter[i] < base[1][i] for i in changed):
+            dist = list(base[2])
+            autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR])
+    if dist is None:
+        index = b.index
+        dist = [FAR] * len(b.hexes)
+        for h, d in autoplayer._search(b, starts, enter).items():
+            dist[index[h]] = d
+    if len(_bases) > 1024:
+        _bases.clear()
+    _bases[skey] = (b.board, enter, dist)
+    return dist
 
 
 class PlanningAutoplayer(AmericanAutoplayer):
