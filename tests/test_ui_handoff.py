@@ -52,18 +52,18 @@ def skirmish(ruleset: SkirmishRules | None = None) -> App:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """Every text and every piece drawn since the last frame was recorded."""
     seen: dict[str, list[str]] = {"text": [], "pieces": []}
-    text, stack = theme.text, counters.CounterLayer._draw_stack
+    text, stack = theme.text, counters.CounterLayer._stack_ops  # a stack's blits, each frame
 
     def spy_text(words: str, *args: Any, **kw: Any) -> pygame.Surface:
         seen["text"].append(words)
         return text(words, *args, **kw)
 
-    def spy_stack(self: counters.CounterLayer, surface: Any, app: App, s: Any, *args: Any) -> None:
+    def spy_stack(self: counters.CounterLayer, app: App, s: Any, *args: Any) -> Any:
         seen["pieces"].extend(p.id for p in [*s.counters, *s.chips])
-        stack(self, surface, app, s, *args)
+        return stack(self, app, s, *args)
 
     monkeypatch.setattr(theme, "text", spy_text)
-    monkeypatch.setattr(counters.CounterLayer, "_draw_stack", spy_stack)
+    monkeypatch.setattr(counters.CounterLayer, "_stack_ops", spy_stack)
     return seen
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import pygame
 
@@ -111,6 +112,25 @@ def rules_of(app: App) -> str | None:
         return None  # free play
     board_rules = app.state.board.rules
     return board_rules if isinstance(board_rules, str) else None
+
+
+_Op = tuple[pygame.Surface, int, int]  # an image and where it goes from a stack's top corner
+
+
+class _Blitter(Protocol):
+    """What drawing a stack needs of a surface: a window surface, or a recorder."""
+
+    def blit(self, source: pygame.Surface, dest: tuple[int, int]) -> object: ...
+
+
+class _Recorder:
+    """Takes a stack's blits down instead of drawing them (replayed by ``fblits``)."""
+
+    def __init__(self) -> None:
+        self.ops: list[tuple[pygame.Surface, tuple[int, int]]] = []
+
+    def blit(self, source: pygame.Surface, dest: tuple[int, int]) -> None:
+        self.ops.append((source, (int(dest[0]), int(dest[1]))))
 
 
 @dataclass
@@ -939,8 +959,17 @@ class CounterLayer(Component):
         step = self.step(size)
         ghost = app.overlays.get(GHOST_KEY)
         ghosts: set[Hex] | frozenset[Hex] = ghost if isinstance(ghost, (set, frozenset)) else set()
+        ops: list[tuple[pygame.Surface, tuple[int, int]]] = []
         for stack in self.stacks(app):
-            self._draw_stack(surface, app, stack, size, step, stack.hex in ghosts)
+            if self._plain_markers(app, stack):  # drawn as they are (rare: obstacles, cleared hexes)
+                surface.fblits(ops)
+                ops.clear()
+                self._draw_hex_markers(surface, app, stack, size, stack.hex in ghosts)
+                continue
+            x0, y0 = stack.rect(0, size, step).topleft
+            for img, dx, dy in self._stack_ops(app, stack, size, step, stack.hex in ghosts):
+                ops.append((img, (x0 + dx, y0 + dy)))
+        surface.fblits(ops)  # every counter, chip and badge of the view in one call (issue 19)
         if self._drag is not None:
             try:
                 piece = app.state.piece(self._drag)
@@ -982,13 +1011,34 @@ class CounterLayer(Component):
             lod=self.far(size),
         )
 
-    def _draw_stack(self, surface: pygame.Surface, app: App, stack: _Stack, size: int, step: int,
+    def _plain_markers(self, app: App, stack: _Stack) -> bool:
+        """Markers alone in a hex, none of them an area (a smoke puff stays a counter)."""
+        cs = self.counter_set(app)
+        return stack.counters[-1].kind != "unit" and not any(cs.marker(m.type).area for m in stack.counters)
+
+    def _stack_ops(self, app: App, stack: _Stack, size: int, step: int, ghost: bool) -> list[_Op]:
+        """The blits drawing a stack, from its top counter's corner: recorded once for
+        what the stack shows (its pieces, which are immutable values, the zoom, the ghost
+        and the selection) and replayed each frame, so a frame costs one ``fblits``."""
+        selected = any(p.id == app.selected for p in stack.counters)
+        key = (tuple(stack.counters), tuple(stack.chips), size, step, ghost, selected,
+               id(self.counter_set(app)), id(app.view))  # fmt: skip
+        cache: dict[tuple[object, ...], list[_Op]] = self.__dict__.setdefault("_ops", {})
+        found = cache.get(key)
+        if found is None:
+            rec = _Recorder()
+            self._draw_stack(rec, app, stack, size, step, ghost)
+            x0, y0 = stack.rect(0, size, step).topleft
+            found = [(img, x - x0, y - y0) for img, (x, y) in rec.ops]
+            if len(cache) > 4096:  # pieces change all game: keep it bounded
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def _draw_stack(self, surface: _Blitter, app: App, stack: _Stack, size: int, step: int,
                     ghost: bool) -> None:  # fmt: skip
         n = len(stack.counters)
         cs = self.counter_set(app)
-        if stack.counters[-1].kind != "unit" and not any(cs.marker(m.type).area for m in stack.counters):
-            self._draw_hex_markers(surface, app, stack, size, ghost)  # a smoke puff stays a counter
-            return
         shown = stack.counters[-MAX_SHOWN:]
         top_rect = stack.rect(0, size, step)
         for k, piece in enumerate(shown):
@@ -999,9 +1049,16 @@ class CounterLayer(Component):
             area = top_rect.union(stack.rect(len(shown) - 1, size, step)).inflate(6, 6)
             token = self._is_token(app, stack.counters[-1]) and n == 1
             if token:
-                pygame.draw.circle(surface, theme.HIGHLIGHT, top_rect.center, size * art.TOKEN_RADIUS + 4, 3)
+                r = size * art.TOKEN_RADIUS + 4
+                box = pygame.Rect(0, 0, 1, 1).inflate(2 * math.ceil(r) + 2, 2 * math.ceil(r) + 2)
+                box.center = top_rect.center
+                ring = pygame.Surface(box.size, pygame.SRCALPHA)
+                pygame.draw.circle(ring, theme.HIGHLIGHT, (top_rect.centerx - box.x, top_rect.centery - box.y), r, 3)
+                surface.blit(ring, box.topleft)
             else:
-                pygame.draw.rect(surface, theme.HIGHLIGHT, area, 3, border_radius=max(3, size // 8))
+                frame = pygame.Surface(area.size, pygame.SRCALPHA)
+                pygame.draw.rect(frame, theme.HIGHLIGHT, frame.get_rect(), 3, border_radius=max(3, size // 8))
+                surface.blit(frame, area.topleft)
         top = stack.counters[-1]
         chip_h = max(CHIP_PIXELS, round(size * 0.27))
         words = sorted(self._marker_words(top))
@@ -1033,7 +1090,7 @@ class CounterLayer(Component):
             self._badge(surface, str(len(stack.counters)), round(stack.centre[0] + size * 0.4),
                         round(stack.centre[1] - total / 2), badge, ghost)  # fmt: skip
 
-    def _hex_tags(self, surface: pygame.Surface, app: App, markers: list[Piece], x: int, bottom: int, size: int,
+    def _hex_tags(self, surface: _Blitter, app: App, markers: list[Piece], x: int, bottom: int, size: int,
                   ghost: bool) -> None:  # fmt: skip
         """The hex's markers over a stack of units, as quiet tags in a row (one merged
         tag "WIRE+1" when zoomed out), their bottom at ``bottom``."""
@@ -1069,7 +1126,7 @@ class CounterLayer(Component):
             cache[key] = found
         return found
 
-    def _chips(self, surface: pygame.Surface, chips: list[tuple[str, str]], x: int, y: int, height: int,
+    def _chips(self, surface: _Blitter, chips: list[tuple[str, str]], x: int, y: int, height: int,
                ghost: bool) -> None:  # fmt: skip
         if not chips:
             return
@@ -1083,7 +1140,7 @@ class CounterLayer(Component):
             x += img.get_width() - 1
 
     @staticmethod
-    def _badge(surface: pygame.Surface, text: str, cx: int, cy: int, diameter: int, ghost: bool) -> None:
+    def _badge(surface: _Blitter, text: str, cx: int, cy: int, diameter: int, ghost: bool) -> None:
         r = diameter / 2
         badge = pygame.Surface((diameter + 2, diameter + 2), pygame.SRCALPHA)
         alpha = GHOST_ALPHA if ghost else 255

@@ -44,6 +44,7 @@ from . import theme
 from .app import App, Component
 from .board_view import TILE
 from .camera import Camera
+from .hexfill import HexFillLayer
 
 # overlay switches in ``app.overlays`` (the names are also what ``App.toggle`` says)
 LOS = "line of sight"
@@ -204,6 +205,7 @@ class Overlays(Component):
         self.area_kind = AREA_KINDS[0]
         self._attack: tuple[dict[Hex, int], list[Piece]] | None = None
         self._layers: dict[str, _Layer] = {}
+        self._fills: dict[str, HexFillLayer] = {}  # overlays that are a fill class per hex
         self._memos: dict[str, tuple[Hashable, Any]] = {}
         self._labels: dict[str, tuple[Hashable, pygame.Surface]] = {}
         self._hatch: tuple[float, pygame.Surface] | None = None
@@ -621,24 +623,24 @@ class Overlays(Component):
             return
         source: Hex = self._vs_key[0]  # type: ignore[index]
 
-        def plan() -> tuple[list[Hex], list[Hex]]:
-            hidden = [h for h in app.view.hexes if h not in seen]
-            return hidden, [h for h, v in seen.items() if v == "hindered"]
+        def plan() -> np.ndarray:
+            """A class per hex: 0 seen clear, 1 hidden, 2 seen hindered (painted last)."""
+            index = app.view.index
+            classes = np.ones(len(app.view.hexes), dtype=np.int8)
+            classes[[index[h] for h in seen if h in index]] = 0
+            classes[[index[h] for h, v in seen.items() if v == "hindered" and h in index]] = 2
+            return classes
 
-        hidden, hindered = self._memo("viewshed", self._vs_key, plan)
-
-        def paint(tile: pygame.Surface, frame: _Frame) -> None:
-            for pts in _polygons(app, frame, hidden):
-                if pts is not None:
-                    pygame.draw.polygon(tile, HIDDEN, pts)
-            for pts in _polygons(app, frame, hindered):
-                if pts is not None:
-                    pygame.draw.polygon(tile, SEEN_HINDERED, pts)
-            pts = _polygons(app, frame, [source])[0]
-            if pts is not None:
-                pygame.draw.polygon(tile, (*theme.HIGHLIGHT, 255), pts, max(2, round(frame.scale * 0.08)))
-
-        self._layer("viewshed").draw(surface, app.camera, self._vs_key, paint)
+        classes = self._memo("viewshed", self._vs_key, plan)
+        layer = self._fills.get("viewshed")
+        if layer is None:
+            layer = self._fills["viewshed"] = HexFillLayer((HIDDEN, SEEN_HINDERED))
+        layer.draw(surface, app.camera, app.view, classes, self._vs_key)
+        # the source's outline over the shading, where the tiles put it (one polygon a frame)
+        s = app.camera.scale
+        shift = np.round(np.array(app.camera.to_screen(0.0, 0.0)))
+        pts = (app.view.corners[app.view.index[source]] * s + shift).tolist()
+        pygame.draw.polygon(surface, theme.HIGHLIGHT, pts, max(2, round(s * 0.08)))
 
     # --- movement reach -------------------------------------------------------------
 

@@ -1,0 +1,186 @@
+"""A translucent layer giving each hex of the map one of a few fills, repainted only where
+the fills changed (issue 19 item 4: a viewshed following the pointer).
+
+Why stamps: ``pygame.draw.polygon`` floors each corner to whole pixels before it fills,
+so a hex's pixels are fixed by its floored corners; hexes whose floored corners have the
+same shape share one pre-painted stamp per fill, blitted with ``Surface.fblits`` at the
+hex's floored corner. A stamp is copied, not blended (no surface alpha, a colour key
+outside the hex), so the layer's pixels are exactly those a fresh paint of every polygon
+in fill order gives: where hexes share edge pixels, the last fill (the highest class)
+wins, as painting the lower classes first does.
+
+Why incremental: when the fills change, only the hexes whose class changed, their
+neighbours (they share edge pixels) and the higher-class neighbours of those (whose
+edge pixels a lower stamp would otherwise take) are stamped again, lowest class first;
+class 0 is a stamp of transparent pixels, so a hex that stops being shaded is cleared.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+
+import numpy as np
+import pygame
+
+from tabletop.hexgrid import neighbors
+
+from .board_view import TILE, BoardView
+from .camera import Camera
+
+KEY = (255, 0, 255)  # the stamps' colour key: outside the hex (no fill uses it)
+MARGIN = 2  # pixels around a stamp's hex
+SNAP = 1e-7  # pixels: a point this close below a whole pixel is on it
+RGBA = tuple[int, int, int, int]
+
+
+def floor_pixels(points: np.ndarray) -> np.ndarray:
+    """The whole pixels ``pygame.draw`` puts float points on (it floors them), read as
+    the points meant: a corner at -5e-15 (trigonometry's rounding) is at 0, not -1."""
+    return np.floor(points + SNAP).astype(np.int64)
+
+
+class HexFillLayer:
+    """One overlay whose picture is a class per hex: 0 (nothing) or 1.. (``fills[k-1]``).
+    ``tiles`` holds the painted tiles in view ((tx, ty) -> surface, or None while the
+    tile holds nothing)."""
+
+    def __init__(self, fills: tuple[RGBA, ...]) -> None:
+        self.fills: tuple[RGBA, ...] = ((0, 0, 0, 0), *fills)
+        self.tiles: dict[tuple[int, int], pygame.Surface | None] = {}
+        self._scale = 0.0
+        self._corners: np.ndarray | None = None  # the view's corners the geometry was worked for
+        self._origin = np.zeros((0, 2), dtype=np.int64)  # each hex's floored corner box: low corner
+        self._extent = np.zeros((0, 2), dtype=np.int64)  # ... and width, height
+        self._shape = np.zeros(0, dtype=np.int64)  # each hex's stamp shape
+        self._outlines: list[list[tuple[int, int]]] = []  # each shape's corners from its low corner
+        self._stamps: dict[tuple[int, int], pygame.Surface] = {}  # (shape, class) -> stamp
+        self._near: dict[tuple[int, int], np.ndarray] = {}  # tile -> hexes whose box meets it
+        self._neighbours: np.ndarray | None = None  # (n, 6) hex indices, n for off the map
+        self._classes: np.ndarray | None = None  # the classes the tiles show
+        self.key: Hashable = None
+
+    # --- geometry at one zoom ----------------------------------------------------------
+
+    def _geometry(self, view: BoardView, scale: float) -> None:
+        """Floored corners, shapes and stamps for ``scale`` (dropped with the tiles)."""
+        if scale == self._scale and self._corners is view.corners:
+            return
+        floored = floor_pixels(view.corners * scale)
+        self._origin = floored.min(axis=1) - MARGIN  # where a stamp goes
+        rel = floored - floored.min(axis=1)[:, None, :]
+        self._extent = rel.max(axis=1) + 1 + 2 * MARGIN
+        shapes, self._shape = np.unique(rel.reshape(len(rel), -1), axis=0, return_inverse=True)
+        self._shape = self._shape.reshape(-1)
+        self._outlines = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(6)] for row in shapes.tolist()]
+        self._stamps.clear()
+        self._near.clear()
+        self.tiles.clear()
+        self._scale, self._corners = scale, view.corners
+
+    def _stamp(self, shape: int, cls: int) -> pygame.Surface:
+        found = self._stamps.get((shape, cls))
+        if found is None:
+            # a margin of MARGIN pixels all round: a polygon touching a surface's edge is
+            # clipped, and pygame fills a clipped polygon a little differently
+            outline = [(x + MARGIN, y + MARGIN) for x, y in self._outlines[shape]]
+            w = max(x for x, _ in outline) + 1 + MARGIN
+            h = max(y for _, y in outline) + 1 + MARGIN
+            found = pygame.Surface((w, h), pygame.SRCALPHA)
+            found.fill((*KEY, 0))
+            pygame.draw.polygon(found, self.fills[cls], outline)
+            found.set_alpha(None)  # copied as it is, alpha and all
+            found.set_colorkey(KEY)
+            self._stamps[(shape, cls)] = found
+        return found
+
+    def _tile_hexes(self, tx: int, ty: int) -> np.ndarray:
+        """The hexes whose pixels may land on tile (tx, ty)."""
+        found = self._near.get((tx, ty))
+        if found is None:
+            lo, hi = self._origin, self._origin + self._extent
+            x0, y0 = tx * TILE, ty * TILE
+            found = np.flatnonzero(
+                (hi[:, 0] > x0) & (lo[:, 0] < x0 + TILE) & (hi[:, 1] > y0) & (lo[:, 1] < y0 + TILE)
+            )
+            self._near[(tx, ty)] = found
+        return found
+
+    def _neighbour_table(self, view: BoardView) -> np.ndarray:
+        if self._neighbours is None or len(self._neighbours) != len(view.hexes):
+            index, n = view.index, len(view.hexes)
+            self._neighbours = np.array(
+                [[index.get(m, n) for m in neighbors(h)] for h in view.hexes], dtype=np.int64
+            ).reshape(n, 6)
+        return self._neighbours
+
+    # --- painting ----------------------------------------------------------------------
+
+    def _restamp(self, view: BoardView, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+        """Which hexes to stamp again to turn a picture of ``old`` into one of ``new``."""
+        nb = self._neighbour_table(view)
+        pad = np.zeros(1, dtype=bool)
+        changed = old != new
+        todo: np.ndarray = changed | np.concatenate([changed, pad])[nb].any(axis=1)
+        frontier = todo
+        high = np.concatenate([new, np.full(1, len(self.fills), dtype=new.dtype)])
+        for _ in range(len(self.fills) - 1):  # a chain climbs one class a step
+            beside = np.concatenate([frontier, pad])[nb]
+            frontier = ~todo & (beside & (new[:, None] > high[nb])).any(axis=1)
+            if not frontier.any():
+                break
+            todo |= frontier
+        return todo
+
+    def _paint(self, tile: pygame.Surface, tx: int, ty: int, hexes: np.ndarray, classes: np.ndarray) -> None:
+        """Stamp ``hexes`` on the tile, lowest class first."""
+        cls = classes[hexes]
+        order = np.argsort(cls, kind="stable")
+        hexes, cls = hexes[order], cls[order]
+        shapes = self._shape[hexes].tolist()
+        at = (self._origin[hexes] - (tx * TILE, ty * TILE)).tolist()
+        stamp = self._stamp
+        tile.fblits([(stamp(s, c), p) for s, c, p in zip(shapes, cls.tolist(), at, strict=True)])
+
+    def draw(self, surface: pygame.Surface, camera: Camera, view: BoardView, classes: np.ndarray, key: Hashable) -> None:
+        """Blit the layer's tiles in view, showing ``classes`` (one per ``view.hexes``,
+        which ``key`` names: the same key, the same classes)."""
+        scale = camera.scale
+        self._geometry(view, scale)
+        world_tile = TILE / scale
+        x0, y0, x1, y1 = camera.visible_world()
+        seen = [
+            (tx, ty)
+            for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1)
+            for ty in range(math.floor(y0 / world_tile), math.floor(y1 / world_tile) + 1)
+        ]
+        if key != self.key:
+            old = self._classes
+            self.key, self._classes = key, classes
+            for k in [k for k in self.tiles if k not in seen]:  # out of view: painted afresh later
+                del self.tiles[k]
+            if self.tiles and old is not None:
+                todo = self._restamp(view, old, classes)
+                for (tx, ty), tile in list(self.tiles.items()):
+                    near = self._tile_hexes(tx, ty)
+                    picked = near[todo[near]]
+                    if tile is None and not (classes[picked] > 0).any():
+                        continue  # still nothing on it
+                    if tile is None:
+                        tile = self.tiles[(tx, ty)] = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
+                    self._paint(tile, tx, ty, picked, classes)
+            else:
+                self.tiles.clear()
+        for tx, ty in seen:
+            if (tx, ty) not in self.tiles:
+                near = self._tile_hexes(tx, ty)
+                shaded = near[classes[near] > 0]
+                fresh = None
+                if len(shaded):
+                    fresh = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
+                    self._paint(fresh, tx, ty, shaded, classes)
+                self.tiles[(tx, ty)] = fresh
+            tile = self.tiles[(tx, ty)]
+            if tile is not None:
+                sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
+                surface.blit(tile, (round(sx), round(sy)))
