@@ -31,6 +31,7 @@ from .camera import Camera
 KEY = (255, 0, 255)  # the stamps' colour key: outside the hex (no fill uses it)
 MARGIN = 2  # pixels around a stamp's hex
 SNAP = 1e-7  # pixels: a point this close below a whole pixel is on it
+CELL = 64  # pixels: a tile is blitted in runs of cells of this side that show something
 RGBA = tuple[int, int, int, int]
 
 
@@ -55,9 +56,11 @@ class HexFillLayer:
         self._shape = np.zeros(0, dtype=np.int64)  # each hex's stamp shape
         self._outlines: list[list[tuple[int, int]]] = []  # each shape's corners from its low corner
         self._stamps: dict[tuple[int, int], pygame.Surface] = {}  # (shape, class) -> stamp
+        self._table = np.empty((0, 0), dtype=object)  # the same, as an array to pick from
         self._near: dict[tuple[int, int], np.ndarray] = {}  # tile -> hexes whose box meets it
         self._neighbours: np.ndarray | None = None  # (n, 6) hex indices, n for off the map
         self._classes: np.ndarray | None = None  # the classes the tiles show
+        self._parts: dict[tuple[int, int], list[pygame.Rect]] = {}  # what of each tile is blitted
         self.key: Hashable = None
 
     # --- geometry at one zoom ----------------------------------------------------------
@@ -74,8 +77,13 @@ class HexFillLayer:
         self._shape = self._shape.reshape(-1)
         self._outlines = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(6)] for row in shapes.tolist()]
         self._stamps.clear()
+        self._table = np.empty((len(self._outlines), len(self.fills)), dtype=object)
+        for k in range(len(self._outlines)):  # a dozen shapes on a regular grid
+            for c in range(len(self.fills)):
+                self._table[k, c] = self._stamp(k, c)
         self._near.clear()
         self.tiles.clear()
+        self._parts.clear()
         self._scale, self._corners = scale, view.corners
 
     def _stamp(self, shape: int, cls: int) -> pygame.Surface:
@@ -137,10 +145,9 @@ class HexFillLayer:
         cls = classes[hexes]
         order = np.argsort(cls, kind="stable")
         hexes, cls = hexes[order], cls[order]
-        shapes = self._shape[hexes].tolist()
+        stamps = self._table[self._shape[hexes], cls].tolist()
         at = (self._origin[hexes] - (tx * TILE, ty * TILE)).tolist()
-        stamp = self._stamp
-        tile.fblits([(stamp(s, c), p) for s, c, p in zip(shapes, cls.tolist(), at, strict=True)])
+        tile.fblits(list(zip(stamps, at, strict=True)))
 
     def draw(self, surface: pygame.Surface, camera: Camera, view: BoardView, classes: np.ndarray, key: Hashable) -> None:
         """Blit the layer's tiles in view, showing ``classes`` (one per ``view.hexes``,
@@ -157,6 +164,7 @@ class HexFillLayer:
         if key != self.key:
             old = self._classes
             self.key, self._classes = key, classes
+            self._parts.clear()
             for k in [k for k in self.tiles if k not in seen]:  # out of view: painted afresh later
                 del self.tiles[k]
             if self.tiles and old is not None:
@@ -181,6 +189,43 @@ class HexFillLayer:
                     self._paint(fresh, tx, ty, shaded, classes)
                 self.tiles[(tx, ty)] = fresh
             tile = self.tiles[(tx, ty)]
-            if tile is not None:
-                sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
-                surface.blit(tile, (round(sx), round(sy)))
+            if tile is None:
+                continue
+            parts = self._parts.get((tx, ty))
+            if parts is None:
+                parts = self._parts[(tx, ty)] = self._shaded_parts(tx, ty, classes)
+            sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
+            x, y = round(sx), round(sy)
+            for part in parts:
+                surface.blit(tile, (x + part.x, y + part.y), part)
+
+    def _shaded_parts(self, tx: int, ty: int, classes: np.ndarray) -> list[pygame.Rect]:
+        """The parts of a tile worth blitting: runs of ``CELL``-pixel cells, row by row,
+        that some shaded hex reaches (a thread crosses a few cells of a tile)."""
+        near = self._tile_hexes(tx, ty)
+        shaded = near[classes[near] > 0]
+        if not len(shaded):
+            return []
+        if 2 * len(shaded) > len(near) or int(self._extent[shaded].max()) > CELL:
+            return [pygame.Rect(0, 0, TILE, TILE)]  # mostly shaded, or hexes as big as cells: all of it
+        lo = self._origin[shaded] - (tx * TILE, ty * TILE)
+        last = TILE // CELL - 1
+        c0, r0 = np.clip(lo // CELL, 0, last).T  # a hex's box, no bigger than a cell,
+        c1, r1 = np.clip((lo + self._extent[shaded] - 1) // CELL, 0, last).T  # meets 2 x 2 cells at most
+        hit = np.zeros((last + 1, last + 1), dtype=bool)
+        for r, c in ((r0, c0), (r0, c1), (r1, c0), (r1, c1)):
+            hit[r, c] = True
+        if hit.all():
+            return [pygame.Rect(0, 0, TILE, TILE)]
+        parts = []
+        for r, line in enumerate(hit.tolist()):
+            c = 0
+            while c < len(line):
+                if line[c]:
+                    end = c
+                    while end + 1 < len(line) and line[end + 1]:
+                        end += 1
+                    parts.append(pygame.Rect(c * CELL, r * CELL, (end - c + 1) * CELL, CELL))
+                    c = end
+                c += 1
+        return parts
