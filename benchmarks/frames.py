@@ -63,6 +63,7 @@ rows: |
         size=SIZE, components=default_components(),
     )  # fmt: skip
     app.camera.fit(app.view.bounds)
+    app.view.progressive = True  # as in the window (App.run): a new zoom's tiles over several frames
     return app
 
 

@@ -12,11 +12,13 @@ from dataclasses import replace
 
 import numpy as np
 import pygame
+import pytest
 from helpers import small_map
 
 from tabletop.engine.freeplay import FreePlayMovePolicy, FreePlayPolicy
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex
+from tabletop.ui import board_view
 from tabletop.ui import overlays as ov
 from tabletop.ui.app import App
 from tabletop.ui.board_view import TILE, BoardView
@@ -252,3 +254,44 @@ def test_counters_replayed_from_kept_blits_equal_counters_drawn_afresh() -> None
             layer.__dict__.pop("_ops", None)  # nothing kept: every stack drawn afresh
             app.draw(surface)
             assert pygame.image.tobytes(surface, "RGB") == kept
+
+
+def test_a_wheel_sweep_shows_a_stand_in_then_paints_the_tiles_and_ends_as_drawn_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19 item 4 (a 40,000-hex map zooms at 60): in the window (``progressive``)
+    a frame of a zoom that is still going paints no tile beyond the budget (here none:
+    a budget of 0 s) and shows the last frame scaled; once the zoom stops, each frame
+    paints at least one tile, and the last one is, pixel for pixel, the view drawn afresh."""
+    monkeypatch.setattr(board_view, "PAINT_SECONDS", 0.0)
+    app = make_app(columns=60, rows=44, seed=6)
+    app.view.progressive = True
+    surface = pygame.Surface(SIZE)
+    app.draw(surface)
+    assert not app.view.pending  # the first frame is whole: nothing to stand in for it
+    for _ in range(4):
+        app.camera.zoom_at(1.3, 450, 260)
+        app.draw(surface)
+        assert app.view.pending and not app.view._tiles  # the stand-in, nothing painted
+    assert app.wake_in() == 0.0  # the window draws the next frame at once
+    frames = 0
+    while app.view.pending:
+        app.draw(surface)
+        frames += 1
+        assert frames <= 64
+    assert frames >= 1
+    fresh = make_app(columns=60, rows=44, seed=6)
+    fresh.camera.center, fresh.camera.zoom = app.camera.center, app.camera.zoom
+    again = pygame.Surface(SIZE)
+    fresh.draw(again)
+    assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(again, "RGB")
+
+
+def test_offscreen_drawing_paints_every_tile_of_a_new_zoom_at_once() -> None:
+    """``tabletop render`` and scripted draws (``progressive`` off) never show a stand-in."""
+    app = make_app(columns=60, rows=44, seed=6)
+    surface = pygame.Surface(SIZE)
+    for _ in range(4):
+        app.camera.zoom_at(1.3, 450, 260)
+        app.draw(surface)
+        assert not app.view.pending

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
 import pygame
 
 from tabletop.engine.actions import Action
@@ -288,25 +289,48 @@ class CounterLayer(Component):
     def _stacks(self, app: App) -> list[_Stack]:
         size = self.size(app)
         margin = size * 2
-        w, h = app.camera.width, app.camera.height
+        cam = app.camera
+        w, h = cam.width, cam.height
+        groups, world = self._groups(app)
+        if not groups:
+            return []
+        s = cam.scale  # the positions as ``app.screen_of`` gives them, for every hex at once
+        sx = (world[:, 0] - cam.center[0]) * s + w / 2
+        sy = (world[:, 1] - cam.center[1]) * s + h / 2
+        seen = (-margin < sx) & (sx < w + margin) & (-margin < sy) & (sy < h + margin)
+        picked = np.flatnonzero(seen)
+        order = picked[np.lexsort((sx[picked], sy[picked]))]  # top of the screen first
+        xs, ys = sx[order].tolist(), sy[order].tolist()
+        return [
+            _Stack(hx, counters, chips, (x, y))
+            for (hx, counters, chips), x, y in zip([groups[i] for i in order.tolist()], xs, ys, strict=True)
+        ]
+
+    def _groups(self, app: App) -> tuple[list[tuple[Hex, list[Piece], list[Piece]]], np.ndarray]:
+        """Each occupied hex's counters (bottom to top, the selected one on top) and
+        chips, and the hexes' world centres: kept while the pieces, the selection and
+        the drag stay (a zoom or a pan moves the stacks, it does not regroup them)."""
+        key = (id(app.state), app.state.version, app.selected, self._drag, id(app.view))
+        cached = self.__dict__.get("_groups_cache")
+        if cached is not None and cached[0] == key:
+            found: tuple[list[tuple[Hex, list[Piece], list[Piece]]], np.ndarray] = cached[1]
+            return found
         hexes: dict[Hex, list[Piece]] = {}
         for p in app.state.pieces():
             if p.id != self._drag:
                 hexes.setdefault(p.hex, []).append(p)
-        out = []
+        groups = []
         for hx, pieces in hexes.items():
-            sx, sy = app.screen_of(hx)
-            if not (-margin < sx < w + margin and -margin < sy < h + margin):
-                continue
             units = [p for p in pieces if p.kind == "unit"]
             markers = [p for p in pieces if p.kind != "unit"]
             counters, chips = (units, markers) if units else (markers, [])
             selected = next((p for p in counters if p.id == app.selected), None)
             if selected is not None:  # the selected counter is shown on top of its stack
                 counters = [p for p in counters if p is not selected] + [selected]
-            out.append(_Stack(hx, counters, chips, (sx, sy)))
-        out.sort(key=lambda s: (s.centre[1], s.centre[0]))
-        return out
+            groups.append((hx, counters, chips))
+        world = np.array([app.view.center(g[0]) for g in groups], dtype=float).reshape(-1, 2)
+        self._groups_cache = (key, (groups, world))
+        return groups, world
 
     def hit(self, app: App, pos: tuple[int, int]) -> tuple[_Stack, Piece] | None:
         """The stack and counter under a screen point (topmost first), or None."""
