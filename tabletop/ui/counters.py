@@ -27,7 +27,8 @@ With Shift as well, every unit in the hex moves together.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -143,6 +144,9 @@ class _Stack:
     counters: list[Piece]
     chips: list[Piece]
     centre: tuple[float, float]
+    #: the stack's blits at its place, by zoom, selection and ghosting (None: markers
+    #: alone, drawn as they are); the stack is made again when pieces or the view move
+    placed: dict[Hashable, list[tuple[pygame.Surface, tuple[int, int]]] | None] = field(default_factory=dict)
 
     def rect(self, level: int, size: int, step: int) -> pygame.Rect:
         """Screen rectangle of the counter ``level`` places below the top one."""
@@ -336,7 +340,10 @@ class CounterLayer(Component):
         """The stack and counter under a screen point (topmost first), or None."""
         size = self.size(app)
         step = self.step(size)
+        reach = size + MAX_SHOWN * step  # no counter of a stack lies farther from its centre
         for stack in reversed(self.stacks(app)):
+            if abs(pos[0] - stack.centre[0]) > reach or abs(pos[1] - stack.centre[1]) > reach:
+                continue
             n = len(stack.counters)
             for level in range(n):
                 piece = stack.counters[n - 1 - level]
@@ -983,17 +990,11 @@ class CounterLayer(Component):
         step = self.step(size)
         ghost = app.overlays.get(GHOST_KEY)
         ghosts: set[Hex] | frozenset[Hex] = ghost if isinstance(ghost, (set, frozenset)) else set()
-        ops: list[tuple[pygame.Surface, tuple[int, int]]] = []
-        for stack in self.stacks(app):
-            if self._plain_markers(app, stack):  # drawn as they are (rare: obstacles, cleared hexes)
-                surface.fblits(ops)
-                ops.clear()
-                self._draw_hex_markers(surface, app, stack, size, stack.hex in ghosts)
-                continue
-            x0, y0 = stack.rect(0, size, step).topleft
-            for img, dx, dy in self._stack_ops(app, stack, size, step, stack.hex in ghosts):
-                ops.append((img, (x0 + dx, y0 + dy)))
-        surface.fblits(ops)  # every counter, chip and badge of the view in one call (issue 19)
+        for part in self._frame_parts(app, size, step, ghosts):
+            if isinstance(part, _Stack):  # markers alone, drawn as they are (obstacles, cleared hexes)
+                self._draw_hex_markers(surface, app, part, size, part.hex in ghosts)
+            else:
+                surface.fblits(part)  # the counters, chips and badges between, in one call (issue 19)
         if self._drag is not None:
             try:
                 piece = app.state.piece(self._drag)
@@ -1034,6 +1035,41 @@ class CounterLayer(Component):
             values=values,
             lod=self.far(size),
         )
+
+    def _frame_parts(
+        self, app: App, size: int, step: int, ghosts: set[Hex] | frozenset[Hex]
+    ) -> list[list[tuple[pygame.Surface, tuple[int, int]]] | _Stack]:
+        """The view's stacks as runs of blits (and marker stacks between them), kept
+        while the stacks, the zoom, the selection and the ghosted stacks stay (a still
+        view replays them; a moving thread changes which stacks are ghosts)."""
+        stacks = self.stacks(app)
+        ghosted = frozenset(s.hex for s in stacks if s.hex in ghosts) if ghosts else frozenset()
+        key = (size, step, ghosted, app.selected, id(self.counter_set(app)), id(app.view))
+        cached = self.__dict__.get("_frame_cache")
+        if cached is not None and cached[0] is stacks and cached[1] == key:
+            found: list[list[tuple[pygame.Surface, tuple[int, int]]] | _Stack] = cached[2]
+            return found
+        parts: list[list[tuple[pygame.Surface, tuple[int, int]]] | _Stack] = []
+        ops: list[tuple[pygame.Surface, tuple[int, int]]] = []
+        for stack in stacks:
+            look = (key, stack.hex in ghosted)
+            placed = stack.placed.get(look)  # this stack's blits where it stands, if worked out
+            if placed is None:
+                if self._plain_markers(app, stack):
+                    placed = stack.placed[look] = None
+                else:
+                    x0, y0 = stack.rect(0, size, step).topleft
+                    placed = stack.placed[look] = [
+                        (img, (x0 + dx, y0 + dy)) for img, dx, dy in self._stack_ops(app, stack, size, step, look[1])
+                    ]
+            if placed is None:
+                parts.extend([ops, stack])
+                ops = []
+            else:
+                ops.extend(placed)
+        parts.append(ops)
+        self._frame_cache = (stacks, key, parts)
+        return parts
 
     def _plain_markers(self, app: App, stack: _Stack) -> bool:
         """Markers alone in a hex, none of them an area (a smoke puff stays a counter)."""
