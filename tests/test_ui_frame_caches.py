@@ -157,7 +157,7 @@ def reference_fill(layer: HexFillLayer, view: BoardView, scale: float, classes: 
     for i in sorted(range(len(view.hexes)), key=lambda i: int(classes[i])):
         if classes[i]:
             pts = (floor_pixels(view.corners[i] * scale) - (x0 * TILE, y0 * TILE)).tolist()
-            pygame.draw.polygon(out, layer.fills[int(classes[i])], pts)
+            pygame.draw.polygon(out, layer.painted[int(classes[i])], pts)
     return out
 
 

