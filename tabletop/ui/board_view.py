@@ -2,7 +2,9 @@
 
 Why tiles: a frame must not redraw every hex. The map is drawn once per zoom level into
 512-pixel tiles, made as they first come into view and kept until the zoom changes, so
-panning a full-size map blits a handful of surfaces per frame.
+panning a full-size map blits a handful of surfaces per frame. In the window a wheel
+sweep over a big map paints a new level's tiles a few milliseconds a frame, the last
+frame scaled standing in for the rest until they are painted (``BoardView.draw``).
 
 A map with a ``background`` (a printed map's picture) has the picture drawn under the
 hexes, the terrain colours laid over it at ``tint`` (thin by default; Shift+T in the

@@ -10,7 +10,9 @@ The overlays decide no rule: the thread is ``line_of_sight``'s verdict, the shad
   the two hex centres; an affine camera keeps fractions, so screen and world agree);
 - translucent fills (shading, tints, hatching, cost labels) are painted into SRCALPHA
   tiles of the map, as the map itself is: painted once per zoom and data, so a still or
-  panning view only blits them; a frame then draws a handful of lines on top;
+  panning view only blits them; a frame then draws a handful of lines on top. The
+  viewshed and the thread's tinted hexes are a fill class per hex (``hexfill``): a new
+  viewshed or thread stamps only the hexes whose class changed (issue 19);
 - engine answers are cached by what they depend on, ``state.version`` included. A
   viewshed that the engine cannot vectorise (a rule system with whole-line rules) is
   worked out a few milliseconds per frame in ``update`` when it follows the mouse, so the
