@@ -96,7 +96,7 @@ class HexFillLayer:
             rel = floored - corner[:, None, :]
         self._origin = corner - MARGIN  # where a stamp goes
         self._extent = rel.max(axis=1) + 1 + 2 * MARGIN
-        flat = rel.reshape(len(rel), -1)
+        flat = rel.reshape(len(rel), -1).astype(np.int64)
         # a shape as one number: each of the 12 coordinates varies by a pixel or two
         # across the map, so they are digits of a small mixed-radix number (sorting
         # 40,000 numbers, not 40,000 rows: np.unique by rows took 0.4 s a zoom)
