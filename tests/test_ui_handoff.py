@@ -52,18 +52,18 @@ def skirmish(ruleset: SkirmishRules | None = None) -> App:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """Every text and every piece drawn since the last frame was recorded."""
     seen: dict[str, list[str]] = {"text": [], "pieces": []}
-    text, stack = theme.text, counters.CounterLayer._draw_stack
+    text, parts = theme.text, counters.CounterLayer._frame_parts  # every stack's blits, each frame
 
     def spy_text(words: str, *args: Any, **kw: Any) -> pygame.Surface:
         seen["text"].append(words)
         return text(words, *args, **kw)
 
-    def spy_stack(self: counters.CounterLayer, surface: Any, app: App, s: Any, *args: Any) -> None:
-        seen["pieces"].extend(p.id for p in [*s.counters, *s.chips])
-        stack(self, surface, app, s, *args)
+    def spy_parts(self: counters.CounterLayer, app: App, *args: Any) -> Any:
+        seen["pieces"].extend(p.id for s in self.stacks(app) for p in [*s.counters, *s.chips])
+        return parts(self, app, *args)
 
     monkeypatch.setattr(theme, "text", spy_text)
-    monkeypatch.setattr(counters.CounterLayer, "_draw_stack", spy_stack)
+    monkeypatch.setattr(counters.CounterLayer, "_frame_parts", spy_parts)
     return seen
 
 

@@ -521,12 +521,12 @@ def test_a_still_or_panned_view_paints_no_tile_again() -> None:
     overlays = app.overlay_component()
     overlays.show_viewshed(app, app.board.hex_of("0103"))
     frame(app)
-    tiles = dict(overlays._layers["viewshed"].tiles)
+    tiles = dict(overlays._fills["viewshed"].tiles)
     assert any(t is not None for t in tiles.values())
     frame(app)
     app.camera.pan(7, 5)
     frame(app)
-    again = overlays._layers["viewshed"].tiles
+    again = overlays._fills["viewshed"].tiles
     assert all(again[k] is t for k, t in tiles.items())  # kept, not painted afresh
     app.camera.zoom_at(1.15, 100, 100)
     frame(app)

@@ -605,6 +605,8 @@ class App:
             return 0.0
         if self.handoff is not None or self.confirm_quit:
             return None
+        if self.view.pending:  # a new zoom level's tiles are still being painted
+            return 0.0
         waits = [w for w in (c.wake_in(self) for c in self.components) if w is not None]
         return min(waits) if waits else None
 
@@ -634,6 +636,7 @@ class App:
         pygame.display.set_caption(f"tabletop - {self.title}")
         pygame.key.set_repeat(300, 40)
         clock = pygame.time.Clock()
+        self.view.progressive = True  # a wheel zoom paints its tiles over several frames
         count = 0
         last = time.perf_counter()
         while self.running:

@@ -2,7 +2,9 @@
 
 Why tiles: a frame must not redraw every hex. The map is drawn once per zoom level into
 512-pixel tiles, made as they first come into view and kept until the zoom changes, so
-panning a full-size map blits a handful of surfaces per frame.
+panning a full-size map blits a handful of surfaces per frame. In the window a wheel
+sweep over a big map paints a new level's tiles a few milliseconds a frame, the last
+frame scaled standing in for the rest until they are painted (``BoardView.draw``).
 
 A map with a ``background`` (a printed map's picture) has the picture drawn under the
 hexes, the terrain colours laid over it at ``tint`` (thin by default; Shift+T in the
@@ -13,6 +15,7 @@ rules read, one over the other.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -28,10 +31,17 @@ from .camera import Camera
 from .images import load_image
 
 TILE = 512
+PAINT_SECONDS = 0.004  # tile painting a frame while zooming (the window; the rest the next frames)
+HEX_AREA = 1.5 * math.sqrt(3)  # world units a hex of size 1 covers
 KEPT_SCALES = 12  # zoom levels whose tiles are kept besides the current one
 KEPT_TILES = 96  # tiles kept at those other levels, at most (a tile is 1 MB)
 TINTS = (0.35, 0.0, 1.0)  # terrain colours over a background picture: thin, none, full (Shift+T)
 TINT_NAMES = {0.35: "thin terrain colours over the picture", 0.0: "the picture alone", 1.0: "terrain colours only"}
+
+
+#: a stand-in for the map while tiles are painted: a picture of the map area, and the
+#: scale, camera centre and screen corner it was taken at
+_Backdrop = tuple[pygame.Surface, float, tuple[float, float], tuple[int, int]]
 
 
 def load_picture(background: Background) -> pygame.Surface:
@@ -70,6 +80,10 @@ class BoardView:
         self._other_scales: dict[float, dict[tuple[int, int], pygame.Surface]] = {}
         self.show_labels = True
         self.show_regions = True
+        self.progressive = False  # paint new zoom levels over several frames (the window sets it)
+        self._backdrop: _Backdrop | None = None  # the stand-in while tiles are left to paint
+        self._last_frame: tuple[float, tuple[float, float], tuple[int, int]] | None = None
+        self._hex_seconds = 3e-6  # painting time a hex's area of tile (measured as tiles are painted)
         self.picture: pygame.Surface | None = None  # the background image, when the map has one
         self.picture_problem = ""  # why a named background could not be drawn
         self.tint = 1.0
@@ -163,21 +177,117 @@ class BoardView:
     # --- drawing --------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, camera: Camera, state: MapState | None = None) -> None:
-        """Blit the tiles covering the view, with the ground of ``state`` if given."""
+        """Blit the tiles covering the view, with the ground of ``state`` if given.
+
+        With ``progressive`` on (the window) and the zoom just changed, tiles not kept
+        are painted for ``PAINT_SECONDS`` a frame, nearest the middle first, the rest
+        shown meanwhile from the last frame's map scaled to the new zoom (issue 19: a
+        wheel sweep over a 40,000-hex map); the frames after it finish the painting."""
         if state is not None:
             self.sync(state)
         scale = camera.scale
+        last = self._last_frame
+        zoomed = last is not None and abs(scale - last[0]) > 1e-9
         if abs(scale - self._tile_scale) > 1e-9:
             self._switch_scale(scale)
         world_tile = TILE / scale
         x0, y0, x1, y1 = camera.visible_world()
+        shown: list[tuple[pygame.Surface, tuple[int, int]]] = []
+        missing: list[tuple[int, int]] = []
         for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
             for ty in range(math.floor(y0 / world_tile), math.floor(y1 / world_tile) + 1):
                 tile = self._tiles.get((tx, ty))
                 if tile is None:
-                    tile = self._tiles[(tx, ty)] = self._render_tile(tx, ty, scale)
-                sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
-                surface.blit(tile, (round(sx), round(sy)))
+                    missing.append((tx, ty))
+                else:
+                    shown.append((tile, self._tile_at(camera, tx, ty)))
+        later = []
+        if missing:
+            budget = self.progressive and (zoomed or self._backdrop is not None)
+            if budget and self._backdrop is None and last is not None:
+                self._backdrop = self._picture_of(surface, camera, last)
+            start = time.perf_counter()
+            mx, my = (x0 + x1) / 2 / world_tile - 0.5, (y0 + y1) / 2 / world_tile - 0.5
+            cost = self._hex_seconds * world_tile**2 / HEX_AREA  # a tile's painting, foreseen
+            before = len(shown)
+            for tx, ty in sorted(missing, key=lambda t: (t[0] - mx) ** 2 + (t[1] - my) ** 2):
+                spent = time.perf_counter() - start
+                # still zooming: only what fits in the budget (the tile would be thrown
+                # away at the next step); zoom settled: at least one tile a frame
+                if budget and self._backdrop is not None and (
+                    spent + cost > PAINT_SECONDS if zoomed else spent > PAINT_SECONDS and len(shown) > before
+                ):
+                    later.append((tx, ty))  # painted in a later frame
+                    continue
+                t0 = time.perf_counter()
+                tile = self._tiles[(tx, ty)] = self._render_tile(tx, ty, scale)
+                took = (time.perf_counter() - t0) / max(1.0, world_tile**2 / HEX_AREA)
+                self._hex_seconds = 0.7 * self._hex_seconds + 0.3 * took
+                shown.append((tile, self._tile_at(camera, tx, ty)))
+        if later and self._backdrop is not None:
+            self._draw_backdrop(surface, camera, self._backdrop)
+        surface.fblits(shown)
+        if later:  # what this frame shows is the next frame's stand-in
+            clip = surface.get_clip()
+            self._backdrop = (surface.subsurface(clip).copy(), scale, camera.center, clip.topleft)
+        else:
+            self._backdrop = None
+        self._last_frame = (scale, camera.center, (camera.width, camera.height))
+
+    @property
+    def pending(self) -> bool:
+        """Whether tiles in view are still to be painted (the window draws again at once)."""
+        return self._backdrop is not None
+
+    @staticmethod
+    def _tile_at(camera: Camera, tx: int, ty: int) -> tuple[int, int]:
+        world_tile = TILE / camera.scale
+        sx, sy = camera.to_screen(tx * world_tile, ty * world_tile)
+        return (round(sx), round(sy))
+
+    def _picture_of(
+        self, surface: pygame.Surface, camera: Camera, last: tuple[float, tuple[float, float], tuple[int, int]]
+    ) -> _Backdrop | None:
+        """The last frame's map, from its zoom's kept tiles (it was whole: nothing was
+        left to paint), as a stand-in; None if those tiles are gone or the window resized."""
+        scale, centre, size = last
+        tiles = next((t for k, t in self._other_scales.items() if abs(k - scale) <= 1e-9), None)
+        if tiles is None or size != (camera.width, camera.height):
+            return None
+        then = Camera(camera.width, camera.height, centre, scale / camera.scale * camera.zoom, camera.area)
+        clip = surface.get_clip()
+        picture = pygame.Surface(clip.size)
+        picture.fill(theme.BACKGROUND)
+        world_tile = TILE / scale
+        x0, y0, x1, y1 = then.visible_world()
+        for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
+            for ty in range(math.floor(y0 / world_tile), math.floor(y1 / world_tile) + 1):
+                tile = tiles.get((tx, ty))
+                if tile is not None:
+                    x, y = self._tile_at(then, tx, ty)
+                    picture.blit(tile, (x - clip.x, y - clip.y))
+        return (picture, scale, centre, clip.topleft)
+
+    @staticmethod
+    def _draw_backdrop(surface: pygame.Surface, camera: Camera, backdrop: _Backdrop) -> None:
+        """The stand-in picture moved and scaled (nearest pixel) to the current view."""
+        picture, scale, centre, (px, py) = backdrop
+        f = camera.scale / scale
+        # where the picture's pixel (0, 0) lands now, then the part of it the view shows
+        ax = (px - camera.width / 2) * f + (centre[0] - camera.center[0]) * camera.scale + camera.width / 2
+        ay = (py - camera.height / 2) * f + (centre[1] - camera.center[1]) * camera.scale + camera.height / 2
+        clip = surface.get_clip()
+        w, h = picture.get_size()
+        u0, u1 = max(0, math.floor((clip.x - ax) / f)), min(w, math.ceil((clip.right - ax) / f))
+        v0, v1 = max(0, math.floor((clip.y - ay) / f)), min(h, math.ceil((clip.bottom - ay) / f))
+        if u1 <= u0 or v1 <= v0:
+            return
+        x0, x1 = round(ax + u0 * f), round(ax + u1 * f)
+        y0, y1 = round(ay + v0 * f), round(ay + v1 * f)
+        if x1 <= x0 or y1 <= y0:
+            return
+        part = pygame.transform.scale(picture.subsurface((u0, v0, u1 - u0, v1 - v0)), (x1 - x0, y1 - y0))
+        surface.blit(part, (x0, y0))
 
     def _switch_scale(self, scale: float) -> None:
         """Put the tiles of the zoom left aside and take those of ``scale`` if kept
@@ -197,6 +307,7 @@ class BoardView:
         """Drop the tiles of every zoom (what they show changed)."""
         self._tiles.clear()
         self._other_scales.clear()
+        self._backdrop = None  # it shows the old map
 
     def sync(self, state: MapState) -> None:
         """Redraw the hexes whose ground changed in play (E6) since the last frame."""

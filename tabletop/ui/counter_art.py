@@ -281,7 +281,8 @@ def unit_counter(
         values = spec.reduced if reduced and spec.reduced else spec.full
     facing_key = None if facing is None else round(facing) % 360
     lod = lod and spec.shape != "token"  # a token's face is already one big letter
-    key = ("unit", spec, colour, size, ident, reduced, facing_key, values, lod)
+    # the far face shows no id: one image for every counter of a type, side and face
+    key = ("unit", spec, colour, size, None if lod else ident, reduced, facing_key, values, lod)
     if spec.image_full is not None:
         face = _picture_face(spec, colour, size, reduced)
         if face is not None:

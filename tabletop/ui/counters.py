@@ -27,8 +27,11 @@ With Shift as well, every unit in the hex moves together.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Protocol
 
+import numpy as np
 import pygame
 
 from tabletop.engine.actions import Action
@@ -113,6 +116,25 @@ def rules_of(app: App) -> str | None:
     return board_rules if isinstance(board_rules, str) else None
 
 
+_Op = tuple[pygame.Surface, int, int]  # an image and where it goes from a stack's top corner
+
+
+class _Blitter(Protocol):
+    """What drawing a stack needs of a surface: a window surface, or a recorder."""
+
+    def blit(self, source: pygame.Surface, dest: tuple[int, int]) -> object: ...
+
+
+class _Recorder:
+    """Takes a stack's blits down instead of drawing them (replayed by ``fblits``)."""
+
+    def __init__(self) -> None:
+        self.ops: list[tuple[pygame.Surface, tuple[int, int]]] = []
+
+    def blit(self, source: pygame.Surface, dest: tuple[int, int]) -> None:
+        self.ops.append((source, (int(dest[0]), int(dest[1]))))
+
+
 @dataclass
 class _Stack:
     """One hex's pieces as drawn: ``counters`` bottom to top, ``chips`` marker pieces
@@ -122,6 +144,9 @@ class _Stack:
     counters: list[Piece]
     chips: list[Piece]
     centre: tuple[float, float]
+    #: the stack's blits at its place, by zoom, selection and ghosting (None: markers
+    #: alone, drawn as they are); the stack is made again when pieces or the view move
+    placed: dict[Hashable, list[tuple[pygame.Surface, tuple[int, int]]] | None] = field(default_factory=dict)
 
     def rect(self, level: int, size: int, step: int) -> pygame.Rect:
         """Screen rectangle of the counter ``level`` places below the top one."""
@@ -268,31 +293,57 @@ class CounterLayer(Component):
     def _stacks(self, app: App) -> list[_Stack]:
         size = self.size(app)
         margin = size * 2
-        w, h = app.camera.width, app.camera.height
+        cam = app.camera
+        w, h = cam.width, cam.height
+        groups, world = self._groups(app)
+        if not groups:
+            return []
+        s = cam.scale  # the positions as ``app.screen_of`` gives them, for every hex at once
+        sx = (world[:, 0] - cam.center[0]) * s + w / 2
+        sy = (world[:, 1] - cam.center[1]) * s + h / 2
+        seen = (-margin < sx) & (sx < w + margin) & (-margin < sy) & (sy < h + margin)
+        picked = np.flatnonzero(seen)
+        order = picked[np.lexsort((sx[picked], sy[picked]))]  # top of the screen first
+        xs, ys = sx[order].tolist(), sy[order].tolist()
+        return [
+            _Stack(hx, counters, chips, (x, y))
+            for (hx, counters, chips), x, y in zip([groups[i] for i in order.tolist()], xs, ys, strict=True)
+        ]
+
+    def _groups(self, app: App) -> tuple[list[tuple[Hex, list[Piece], list[Piece]]], np.ndarray]:
+        """Each occupied hex's counters (bottom to top, the selected one on top) and
+        chips, and the hexes' world centres: kept while the pieces, the selection and
+        the drag stay (a zoom or a pan moves the stacks, it does not regroup them)."""
+        key = (id(app.state), app.state.version, app.selected, self._drag, id(app.view))
+        cached = self.__dict__.get("_groups_cache")
+        if cached is not None and cached[0] == key:
+            found: tuple[list[tuple[Hex, list[Piece], list[Piece]]], np.ndarray] = cached[1]
+            return found
         hexes: dict[Hex, list[Piece]] = {}
         for p in app.state.pieces():
             if p.id != self._drag:
                 hexes.setdefault(p.hex, []).append(p)
-        out = []
+        groups = []
         for hx, pieces in hexes.items():
-            sx, sy = app.screen_of(hx)
-            if not (-margin < sx < w + margin and -margin < sy < h + margin):
-                continue
             units = [p for p in pieces if p.kind == "unit"]
             markers = [p for p in pieces if p.kind != "unit"]
             counters, chips = (units, markers) if units else (markers, [])
             selected = next((p for p in counters if p.id == app.selected), None)
             if selected is not None:  # the selected counter is shown on top of its stack
                 counters = [p for p in counters if p is not selected] + [selected]
-            out.append(_Stack(hx, counters, chips, (sx, sy)))
-        out.sort(key=lambda s: (s.centre[1], s.centre[0]))
-        return out
+            groups.append((hx, counters, chips))
+        world = np.array([app.view.center(g[0]) for g in groups], dtype=float).reshape(-1, 2)
+        self._groups_cache = (key, (groups, world))
+        return groups, world
 
     def hit(self, app: App, pos: tuple[int, int]) -> tuple[_Stack, Piece] | None:
         """The stack and counter under a screen point (topmost first), or None."""
         size = self.size(app)
         step = self.step(size)
+        reach = size + MAX_SHOWN * step  # no counter of a stack lies farther from its centre
         for stack in reversed(self.stacks(app)):
+            if abs(pos[0] - stack.centre[0]) > reach or abs(pos[1] - stack.centre[1]) > reach:
+                continue
             n = len(stack.counters)
             for level in range(n):
                 piece = stack.counters[n - 1 - level]
@@ -939,8 +990,11 @@ class CounterLayer(Component):
         step = self.step(size)
         ghost = app.overlays.get(GHOST_KEY)
         ghosts: set[Hex] | frozenset[Hex] = ghost if isinstance(ghost, (set, frozenset)) else set()
-        for stack in self.stacks(app):
-            self._draw_stack(surface, app, stack, size, step, stack.hex in ghosts)
+        for part in self._frame_parts(app, size, step, ghosts):
+            if isinstance(part, _Stack):  # markers alone, drawn as they are (obstacles, cleared hexes)
+                self._draw_hex_markers(surface, app, part, size, part.hex in ghosts)
+            else:
+                surface.fblits(part)  # the counters, chips and badges between, in one call (issue 19)
         if self._drag is not None:
             try:
                 piece = app.state.piece(self._drag)
@@ -982,13 +1036,69 @@ class CounterLayer(Component):
             lod=self.far(size),
         )
 
-    def _draw_stack(self, surface: pygame.Surface, app: App, stack: _Stack, size: int, step: int,
+    def _frame_parts(
+        self, app: App, size: int, step: int, ghosts: set[Hex] | frozenset[Hex]
+    ) -> list[list[tuple[pygame.Surface, tuple[int, int]]] | _Stack]:
+        """The view's stacks as runs of blits (and marker stacks between them), kept
+        while the stacks, the zoom, the selection and the ghosted stacks stay (a still
+        view replays them; a moving thread changes which stacks are ghosts)."""
+        stacks = self.stacks(app)
+        ghosted = frozenset(s.hex for s in stacks if s.hex in ghosts) if ghosts else frozenset()
+        key = (size, step, ghosted, app.selected, id(self.counter_set(app)), id(app.view))
+        cached = self.__dict__.get("_frame_cache")
+        if cached is not None and cached[0] is stacks and cached[1] == key:
+            found: list[list[tuple[pygame.Surface, tuple[int, int]]] | _Stack] = cached[2]
+            return found
+        parts: list[list[tuple[pygame.Surface, tuple[int, int]]] | _Stack] = []
+        ops: list[tuple[pygame.Surface, tuple[int, int]]] = []
+        for stack in stacks:
+            look = (key, stack.hex in ghosted)
+            placed = stack.placed.get(look)  # this stack's blits where it stands, if worked out
+            if placed is None:
+                if self._plain_markers(app, stack):
+                    placed = stack.placed[look] = None
+                else:
+                    x0, y0 = stack.rect(0, size, step).topleft
+                    placed = stack.placed[look] = [
+                        (img, (x0 + dx, y0 + dy)) for img, dx, dy in self._stack_ops(app, stack, size, step, look[1])
+                    ]
+            if placed is None:
+                parts.extend([ops, stack])
+                ops = []
+            else:
+                ops.extend(placed)
+        parts.append(ops)
+        self._frame_cache = (stacks, key, parts)
+        return parts
+
+    def _plain_markers(self, app: App, stack: _Stack) -> bool:
+        """Markers alone in a hex, none of them an area (a smoke puff stays a counter)."""
+        cs = self.counter_set(app)
+        return stack.counters[-1].kind != "unit" and not any(cs.marker(m.type).area for m in stack.counters)
+
+    def _stack_ops(self, app: App, stack: _Stack, size: int, step: int, ghost: bool) -> list[_Op]:
+        """The blits drawing a stack, from its top counter's corner: recorded once for
+        what the stack shows (its pieces, which are immutable values, the zoom, the ghost
+        and the selection) and replayed each frame, so a frame costs one ``fblits``."""
+        selected = any(p.id == app.selected for p in stack.counters)
+        key = (tuple(stack.counters), tuple(stack.chips), size, step, ghost, selected,
+               id(self.counter_set(app)), id(app.view))  # fmt: skip
+        cache: dict[tuple[object, ...], list[_Op]] = self.__dict__.setdefault("_ops", {})
+        found = cache.get(key)
+        if found is None:
+            rec = _Recorder()
+            self._draw_stack(rec, app, stack, size, step, ghost)
+            x0, y0 = stack.rect(0, size, step).topleft
+            found = [(img, x - x0, y - y0) for img, (x, y) in rec.ops]
+            if len(cache) > 4096:  # pieces change all game: keep it bounded
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def _draw_stack(self, surface: _Blitter, app: App, stack: _Stack, size: int, step: int,
                     ghost: bool) -> None:  # fmt: skip
         n = len(stack.counters)
         cs = self.counter_set(app)
-        if stack.counters[-1].kind != "unit" and not any(cs.marker(m.type).area for m in stack.counters):
-            self._draw_hex_markers(surface, app, stack, size, ghost)  # a smoke puff stays a counter
-            return
         shown = stack.counters[-MAX_SHOWN:]
         top_rect = stack.rect(0, size, step)
         for k, piece in enumerate(shown):
@@ -999,9 +1109,16 @@ class CounterLayer(Component):
             area = top_rect.union(stack.rect(len(shown) - 1, size, step)).inflate(6, 6)
             token = self._is_token(app, stack.counters[-1]) and n == 1
             if token:
-                pygame.draw.circle(surface, theme.HIGHLIGHT, top_rect.center, size * art.TOKEN_RADIUS + 4, 3)
+                r = size * art.TOKEN_RADIUS + 4
+                box = pygame.Rect(0, 0, 1, 1).inflate(2 * math.ceil(r) + 2, 2 * math.ceil(r) + 2)
+                box.center = top_rect.center
+                ring = pygame.Surface(box.size, pygame.SRCALPHA)
+                pygame.draw.circle(ring, theme.HIGHLIGHT, (top_rect.centerx - box.x, top_rect.centery - box.y), r, 3)
+                surface.blit(ring, box.topleft)
             else:
-                pygame.draw.rect(surface, theme.HIGHLIGHT, area, 3, border_radius=max(3, size // 8))
+                frame = pygame.Surface(area.size, pygame.SRCALPHA)
+                pygame.draw.rect(frame, theme.HIGHLIGHT, frame.get_rect(), 3, border_radius=max(3, size // 8))
+                surface.blit(frame, area.topleft)
         top = stack.counters[-1]
         chip_h = max(CHIP_PIXELS, round(size * 0.27))
         words = sorted(self._marker_words(top))
@@ -1033,7 +1150,7 @@ class CounterLayer(Component):
             self._badge(surface, str(len(stack.counters)), round(stack.centre[0] + size * 0.4),
                         round(stack.centre[1] - total / 2), badge, ghost)  # fmt: skip
 
-    def _hex_tags(self, surface: pygame.Surface, app: App, markers: list[Piece], x: int, bottom: int, size: int,
+    def _hex_tags(self, surface: _Blitter, app: App, markers: list[Piece], x: int, bottom: int, size: int,
                   ghost: bool) -> None:  # fmt: skip
         """The hex's markers over a stack of units, as quiet tags in a row (one merged
         tag "WIRE+1" when zoomed out), their bottom at ``bottom``."""
@@ -1069,7 +1186,7 @@ class CounterLayer(Component):
             cache[key] = found
         return found
 
-    def _chips(self, surface: pygame.Surface, chips: list[tuple[str, str]], x: int, y: int, height: int,
+    def _chips(self, surface: _Blitter, chips: list[tuple[str, str]], x: int, y: int, height: int,
                ghost: bool) -> None:  # fmt: skip
         if not chips:
             return
@@ -1083,7 +1200,7 @@ class CounterLayer(Component):
             x += img.get_width() - 1
 
     @staticmethod
-    def _badge(surface: pygame.Surface, text: str, cx: int, cy: int, diameter: int, ghost: bool) -> None:
+    def _badge(surface: _Blitter, text: str, cx: int, cy: int, diameter: int, ghost: bool) -> None:
         r = diameter / 2
         badge = pygame.Surface((diameter + 2, diameter + 2), pygame.SRCALPHA)
         alpha = GHOST_ALPHA if ghost else 255

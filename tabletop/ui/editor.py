@@ -449,9 +449,10 @@ class Editor(Component):
         app.sync()
         self._version = state.version
         if new_board:
-            tint, drawn = app.view.tint, app.view.ground_changes
+            tint, drawn, progressive = app.view.tint, app.view.ground_changes, app.view.progressive
             app.view = BoardView(board)
             app.view.ground_changes = drawn + 1  # the minimap is drawn again
+            app.view.progressive = progressive
             if app.view.picture is not None and tint < 1.0:
                 app.view.tint = tint
 

@@ -10,7 +10,9 @@ The overlays decide no rule: the thread is ``line_of_sight``'s verdict, the shad
   the two hex centres; an affine camera keeps fractions, so screen and world agree);
 - translucent fills (shading, tints, hatching, cost labels) are painted into SRCALPHA
   tiles of the map, as the map itself is: painted once per zoom and data, so a still or
-  panning view only blits them; a frame then draws a handful of lines on top;
+  panning view only blits them; a frame then draws a handful of lines on top. The
+  viewshed and the thread's tinted hexes are a fill class per hex (``hexfill``): a new
+  viewshed or thread stamps only the hexes whose class changed (issue 19);
 - engine answers are cached by what they depend on, ``state.version`` included. A
   viewshed that the engine cannot vectorise (a rule system with whole-line rules) is
   worked out a few milliseconds per frame in ``update`` when it follows the mouse, so the
@@ -44,6 +46,7 @@ from . import theme
 from .app import App, Component
 from .board_view import TILE
 from .camera import Camera
+from .hexfill import HexFillLayer
 
 # overlay switches in ``app.overlays`` (the names are also what ``App.toggle`` says)
 LOS = "line of sight"
@@ -135,11 +138,8 @@ class _Layer:
         camera: Camera,
         key: Hashable,
         paint: Callable[[pygame.Surface, _Frame], None],
-        bounds: tuple[float, float, float, float] | None = None,
     ) -> None:
-        """Blit the tiles in view, painting those not kept. ``bounds``: the world box
-        everything ``paint`` draws lies in, if known; a tile outside it is empty and is
-        neither made nor painted (a thread crosses a few tiles of many, issue 19)."""
+        """Blit the tiles in view, painting those not kept."""
         scale = camera.scale
         if self.key != (key, scale) or len(self.tiles) > MAX_TILES:
             self.key = (key, scale)
@@ -148,13 +148,6 @@ class _Layer:
         x0, y0, x1, y1 = camera.visible_world()
         for tx in range(math.floor(x0 / world_tile), math.floor(x1 / world_tile) + 1):
             for ty in range(math.floor(y0 / world_tile), math.floor(y1 / world_tile) + 1):
-                if (tx, ty) not in self.tiles and bounds is not None and (
-                    (tx + 1) * world_tile < bounds[0]
-                    or tx * world_tile > bounds[2]
-                    or (ty + 1) * world_tile < bounds[1]
-                    or ty * world_tile > bounds[3]
-                ):
-                    self.tiles[(tx, ty)] = None
                 if (tx, ty) not in self.tiles:
                     fresh = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
                     frame = _Frame(scale, tx * TILE, ty * TILE, TILE, TILE)
@@ -204,6 +197,7 @@ class Overlays(Component):
         self.area_kind = AREA_KINDS[0]
         self._attack: tuple[dict[Hex, int], list[Piece]] | None = None
         self._layers: dict[str, _Layer] = {}
+        self._fills: dict[str, HexFillLayer] = {}  # overlays that are a fill class per hex
         self._memos: dict[str, tuple[Hashable, Any]] = {}
         self._labels: dict[str, tuple[Hashable, pygame.Surface]] = {}
         self._hatch: tuple[float, pygame.Surface] | None = None
@@ -465,28 +459,32 @@ class Overlays(Component):
     def _draw_thread_under(self, surface: pygame.Surface, app: App, r: LosResult) -> None:
         """Tint the crossed hexes (by what each does to the line) and outline grazed ones."""
 
-        def plan() -> tuple[list[Hex], list[tuple[int, int, int, int]], list[Hex]]:
+        def plan() -> tuple[np.ndarray, list[Hex]]:
+            """A class per hex (0 not crossed, 1 crossed, 2 hindering, 3 blocking) and the grazed hexes."""
             blocks = {f.hex for f in r.blocking if f.hex is not None}
             hinders = {f.hex for f in r.hindrances if f.hex is not None}
-            fills = [
-                CROSSED_BLOCK if h in blocks else CROSSED_HINDER if h in hinders else CROSSED
-                for h in r.crossed
-            ]
-            return list(r.crossed), fills, [g.hex for g in r.grazed]
+            index = app.view.index
+            classes = np.zeros(len(app.view.hexes), dtype=np.int8)
+            for h in r.crossed:
+                if h in index:
+                    classes[index[h]] = 3 if h in blocks else 2 if h in hinders else 1
+            return classes, [g.hex for g in r.grazed if g.hex in index]
 
-        crossed, fills, grazed = self._memo("los", self._los_key, plan)
-        bounds = self._memo("los-bounds", self._los_key, lambda: _world_box(app, crossed + grazed))
-
-        def paint(tile: pygame.Surface, frame: _Frame) -> None:
-            for pts, colour in zip(_polygons(app, frame, crossed), fills, strict=True):
-                if pts is not None:
-                    pygame.draw.polygon(tile, colour, pts)
-            width = max(2, round(frame.scale * 0.06))
-            for pts in _polygons(app, frame, grazed):
-                if pts is not None:
-                    pygame.draw.polygon(tile, (*GRAZED, 230), pts, width)
-
-        self._layer("los").draw(surface, app.camera, self._los_key, paint, bounds)
+        classes, grazed = self._memo("los", self._los_key, plan)
+        self._fill_layer("los", (CROSSED, CROSSED_HINDER, CROSSED_BLOCK)).draw(
+            surface, app.camera, app.view, classes, self._los_key
+        )
+        if grazed:  # a few outlines, each on its own see-through patch (the fills stay as they are)
+            s = app.camera.scale
+            width = max(2, round(s * 0.06))
+            shift = np.round(np.array(app.camera.to_screen(0.0, 0.0)))
+            for h in grazed:
+                pts = app.view.corners[app.view.index[h]] * s + shift
+                x0, y0 = np.floor(pts.min(axis=0)).astype(int) - width
+                x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + width
+                patch = pygame.Surface((int(x1 - x0), int(y1 - y0)), pygame.SRCALPHA)
+                pygame.draw.polygon(patch, (*GRAZED, 230), (pts - (x0, y0)).tolist(), width)
+                surface.blit(patch, (int(x0), int(y0)))
 
     def _draw_thread_over(self, surface: pygame.Surface, app: App, r: LosResult) -> None:
         a, b = app.screen_of(r.query.source), app.screen_of(r.query.target)
@@ -621,24 +619,23 @@ class Overlays(Component):
             return
         source: Hex = self._vs_key[0]  # type: ignore[index]
 
-        def plan() -> tuple[list[Hex], list[Hex]]:
-            hidden = [h for h in app.view.hexes if h not in seen]
-            return hidden, [h for h, v in seen.items() if v == "hindered"]
+        def plan() -> np.ndarray:
+            """A class per hex: 0 seen clear, 1 hidden, 2 seen hindered (painted last)."""
+            index = app.view.index
+            classes = np.ones(len(app.view.hexes), dtype=np.int8)
+            classes[[index[h] for h in seen if h in index]] = 0
+            classes[[index[h] for h, v in seen.items() if v == "hindered" and h in index]] = 2
+            return classes
 
-        hidden, hindered = self._memo("viewshed", self._vs_key, plan)
-
-        def paint(tile: pygame.Surface, frame: _Frame) -> None:
-            for pts in _polygons(app, frame, hidden):
-                if pts is not None:
-                    pygame.draw.polygon(tile, HIDDEN, pts)
-            for pts in _polygons(app, frame, hindered):
-                if pts is not None:
-                    pygame.draw.polygon(tile, SEEN_HINDERED, pts)
-            pts = _polygons(app, frame, [source])[0]
-            if pts is not None:
-                pygame.draw.polygon(tile, (*theme.HIGHLIGHT, 255), pts, max(2, round(frame.scale * 0.08)))
-
-        self._layer("viewshed").draw(surface, app.camera, self._vs_key, paint)
+        classes = self._memo("viewshed", self._vs_key, plan)
+        self._fill_layer("viewshed", (HIDDEN, SEEN_HINDERED)).draw(
+            surface, app.camera, app.view, classes, self._vs_key
+        )
+        # the source's outline over the shading, where the tiles put it (one polygon a frame)
+        s = app.camera.scale
+        shift = np.round(np.array(app.camera.to_screen(0.0, 0.0)))
+        pts = (app.view.corners[app.view.index[source]] * s + shift).tolist()
+        pygame.draw.polygon(surface, theme.HIGHLIGHT, pts, max(2, round(s * 0.08)))
 
     # --- movement reach -------------------------------------------------------------
 
@@ -928,6 +925,12 @@ class Overlays(Component):
             layer = self._layers[name] = _Layer()
         return layer
 
+    def _fill_layer(self, name: str, fills: tuple[tuple[int, int, int, int], ...]) -> HexFillLayer:
+        layer = self._fills.get(name)
+        if layer is None:
+            layer = self._fills[name] = HexFillLayer(fills)
+        return layer
+
     def _memo(self, name: str, key: Hashable, make: Callable[[], Any]) -> Any:
         """What ``make`` returns, made again only when ``key`` changes."""
         got = self._memos.get(name)
@@ -975,20 +978,6 @@ def _scaled(app: App, hexes: list[Hex], scale: float) -> tuple[np.ndarray, np.nd
         _SCALED.insert(0, entry)
         del _SCALED[6:]
     return entry[3], entry[4], entry[5], entry[6]
-
-
-def _world_box(app: App, hexes: list[Hex]) -> tuple[float, float, float, float]:
-    """The world box around the hexes' corners, a hex's width wider on every side (so
-    outlines and rounding stay inside it); an empty box for no hexes."""
-    index = app.view.index
-    known = [index[h] for h in hexes if h in index]
-    if not known:
-        return (math.inf, math.inf, -math.inf, -math.inf)
-    corners = app.view.corners[known].reshape(-1, 2)
-    lo, hi = corners.min(axis=0), corners.max(axis=0)
-    first = app.view.corners[known[0]]
-    pad = float((first.max(axis=0) - first.min(axis=0)).max())
-    return (float(lo[0]) - pad, float(lo[1]) - pad, float(hi[0]) + pad, float(hi[1]) + pad)
 
 
 def _polygons(app: App, frame: _Frame, hexes: list[Hex]) -> list[Pts | None]:
