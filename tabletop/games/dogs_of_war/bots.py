@@ -37,6 +37,8 @@ from .ruleset import (
 TURN_CAP = int(data().turn["turn_cap"]) + 1  # the scenario's last turn comes first (G10)
 SIDE = SIDES[0]
 RULES = DogsOfWarRules()
+GUARD_RADIUS = 4  # a guarding side stays within this many inches of an objective
+HOLD = 3.0  # the worth of standing on an objective no friend holds, in cover units
 COVER_KINDS = {"building": 3.0, "bunker": 3.0, "trees": 2.0, "rubble": 2.0, "wreckage": 2.0}
 
 
@@ -209,15 +211,25 @@ class TacticalBot:
         if night and combat.policy().kit_of(a) is None:
             want = combat.policy().table.night_sight - 3  # in the dark: close in to see (l.299)
 
+        friends = [p for p in fighting(state, str(a.side)) if p.id != a.id]
+        open_objectives = [o for o in objectives if not any(distance(p.hex, o) <= 1 for p in friends)]
+        guard = guarding(state, str(a.side), objectives)
+
         def base(c: Action) -> float:
             h = state.board.hex_of(str(c["to"]))
             near = min(distance(h, e.hex) for e in foes)
             here = min(distance(a.hex, e.hex) for e in foes)
             s = 1.2 * self._cover(state, h)
-            s -= 0.25 * abs(near - want)
-            s += 0.15 * (here - near) if here > want else 0.0
+            if guard:  # ahead on objectives: hold them from cover, let the enemy come
+                s -= 0.3 * max(0, min(distance(h, o) for o in objectives) - GUARD_RADIUS)
+                s -= 0.1 * max(0, want - near)
+            else:
+                s -= 0.25 * abs(near - want)
+                s += 0.15 * (here - near) if here > want else 0.0
             if objectives:
                 s -= 0.08 * min(distance(h, o) for o in objectives)
+            if any(distance(h, o) <= 1 for o in open_objectives):
+                s += HOLD  # an objective nobody else of the side holds: 50 points (G10)
             if near <= 3:
                 s -= 2.0
             if c.get("order") == "run":
@@ -246,6 +258,26 @@ class TacticalBot:
             if s > best_score:
                 best, best_score = c, s
         return best
+
+
+def held(state: GameState, side: str, objectives: list[Hex]) -> int:
+    """How many objectives ``side`` holds now (G10: a model within 1 inch, no enemy)."""
+    mine = fighting(state, side)
+    theirs = [p for s in SIDES if s != side for p in fighting(state, s)]
+    return sum(
+        1
+        for o in objectives
+        if any(distance(p.hex, o) <= 1 for p in mine) and not any(distance(p.hex, o) <= 1 for p in theirs)
+    )
+
+
+def guarding(state: GameState, side: str, objectives: list[Hex]) -> bool:
+    """The side holds more objectives than the enemy: it defends them rather than
+    marching on the enemy (the night raid's garrison; a side that has taken them)."""
+    if not objectives:
+        return False
+    foe = next(s for s in SIDES if s != side)
+    return held(state, side, objectives) > held(state, foe, objectives)
 
 
 def random_bot() -> RandomBot:

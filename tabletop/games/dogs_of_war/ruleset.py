@@ -75,6 +75,7 @@ SEQUENCE = (
     Phase("morale", "End of turn: morale", "auto", f"{GAME} l.163, 712-747"),
 )
 CAPTURED = "captured"
+OBJECTIVE_POINTS = 50  # G10 (project's): an objective held at the end is worth 50 points
 FREE = "free-play"
 
 
@@ -312,6 +313,8 @@ class DogsOfWarRules(WordsFromModule):
             state.tracks[FREE] = 1
             return
         state.tracks["turns"] = int(game.get("turns", data().turn["turn_cap"]))
+        state.tracks["objective-points"] = int(game.get("objective-points", OBJECTIVE_POINTS))
+        state.marks["scenario-choices"] = [str(game["choices"])] if game.get("choices") else []
         objectives = game.get("objectives") or ()
         state.marks["objectives"] = [
             state.board.label(h) if isinstance(h, Hex) else str(h) for h in objectives
@@ -333,8 +336,8 @@ class DogsOfWarRules(WordsFromModule):
         zone = board.regions[region].hexes
         policy = _move_policy()
         centre = (board.grid.columns - 1) / 2 if hasattr(board.grid, "columns") else 0
-        mid_row = sum(h.r for h in zone) / max(1, len(zone))
-        toward = 1 if side == BLUE else -1
+        mid_row = sum(h.r + h.q / 2 for h in zone) / max(1, len(zone))
+        toward = _toward_middle(board, mid_row)
 
         def order(h: Hex) -> tuple[float, float, str]:
             return (-toward * (h.r + h.q / 2 - mid_row), abs(h.q - centre), board.label(h))
@@ -346,7 +349,7 @@ class DogsOfWarRules(WordsFromModule):
         ]
         built = roster.models(r)
         spread = max(1, len(open_hexes) // max(1, len(built) * 6))
-        facing = 4 if side == BLUE else 1
+        facing = 4 if toward > 0 else 1  # facing the far edge, whichever edge the zone lies on
         for i, m in enumerate(built):
             h = open_hexes[(i * 3 * spread) % len(open_hexes)]
             while state.map.units_at(h):
@@ -1247,6 +1250,14 @@ class DogsOfWarRules(WordsFromModule):
         return None
 
 
+def _toward_middle(board: Any, zone_row: float) -> int:
+    """+1 when a set-up zone lies north of the map's middle (its models face south),
+    -1 when south: a scenario may put either side on either edge."""
+    rows = [h.r + h.q / 2 for h in board.grid.hexes()]
+    middle = (min(rows) + max(rows)) / 2
+    return 1 if zone_row < middle else -1
+
+
 def _facing(a: Hex, b: Hex) -> int | None:
     from tabletop.hexgrid import DIRECTIONS
 
@@ -1266,17 +1277,19 @@ def model_points(piece: Piece) -> int:
 def score(state: GameState) -> dict[str, int]:
     """Each side's points: enemy models put out of the fight (dead, unconscious,
     captured, broken) at their share of their team's points, and 50 an objective held
-    (an able, unbroken model of the side within 1 inch and none of the enemy's)."""
+    (an able, unbroken model of the side within 1 inch and none of the enemy's; a
+    scenario may price its objectives otherwise: ``game: objective-points``)."""
     out = {BLUE: 0, RED: 0}
     for p in models(state) + state.box(CAPTURED):
         gone = state.where(p.id) == CAPTURED or not able(p) or p.has(BROKEN)
         if gone and p.side in out:
             out[other(str(p.side))] += model_points(p)
+    worth = state.track("objective-points") or OBJECTIVE_POINTS
     for label in state.marks.get("objectives", ()):
         h = state.board.hex_of(label)
         near = {s for s in SIDES for p in fighting(state, s) if distance(p.hex, h) <= 1 and not p.has(BROKEN)}
         if len(near) == 1:
-            out[near.pop()] += 50
+            out[near.pop()] += worth
     return out
 
 

@@ -36,7 +36,9 @@ def phase_rules(state: GameState) -> list[str]:
     if free_play(state):
         return []
     text = phase_texts().get(state.phase, {})
-    return [*text.get("rules", []), *(f"project's choice: {c}" for c in text.get("choices", []))]
+    mine = [f"project's choice: {c}" for c in text.get("choices", [])]
+    scenario = [f"scenario's choice (project's): {c}" for c in state.marks.get("scenario-choices", ())]
+    return [*text.get("rules", []), *mine, *scenario]
 
 
 def status(state: GameState) -> str:
