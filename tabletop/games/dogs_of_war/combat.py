@@ -53,9 +53,9 @@ def sight(state: GameState, shooter: Piece, target: Piece) -> LosResult:
     target that has fired since its last activation shows its muzzle flash (l.297,
     project's reading in los.yaml)."""
     viewer = replace(shooter, facing=None)
-    if state.marked("fired-last", target.id) and policy().table.muzzle_flash:
-        if NIGHT in conditions(state) and policy().kit_of(viewer) is None:
-            viewer = replace(viewer, status=viewer.status | {FLASH})  # l.297: seen by his flash
+    flash = state.marked("fired-last", target.id) and policy().table.muzzle_flash
+    if flash and NIGHT in conditions(state) and policy().kit_of(viewer) is None:
+        viewer = replace(viewer, status=viewer.status | {FLASH})  # l.297: seen by his flash
     query = LosQuery(
         shooter.hex, target.hex, viewer=viewer, target_piece=target, conditions=conditions(state)
     )
