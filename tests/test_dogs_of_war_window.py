@@ -4,6 +4,8 @@ window shows, and ``tabletop tables dogs-of-war`` (item 10)."""
 
 from __future__ import annotations
 
+from test_dogs_of_war_rules import set_up
+
 from tabletop.engine.extras import seen_by
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import open_map_or_scenario
@@ -18,7 +20,7 @@ def game():  # type: ignore[no-untyped-def]
     g = new_game(open_map_or_scenario("dogs-of-war"), DogsOfWarRules(), seed=3)
     g.use_seeded_dice()
     auto_setup(g)
-    g.run()
+    set_up(g)
     g.play({"do": "first", "side": g.actor()})
     g.run()
     return g
@@ -136,9 +138,12 @@ def test_the_initiative_choice_stays_in_the_game_box_with_a_model_selected(tmp_p
 
     app = open_table("dogs-of-war", size=(1280, 800), seed=5, autosave=tmp_path / "auto.json")
     app.play.run()
+    gp = next(c for c in app.components if isinstance(c, GamePanel))
+    roller = app.play.actor()  # the set-up rolls first (l.181): the edge is offered
+    assert {"do": "edge", "side": roller, "region": "setup-north"} in gp.unit_choices(app)
+    set_up(app.play)
     side = app.play.actor()
     assert app.play.state.phase == "upkeep" and side in ("blue", "red")
-    gp = next(c for c in app.components if isinstance(c, GamePanel))
     app.selected = next(p.id for p in models(app.play.state, side))
     shown = gp.unit_choices(app)
     assert {"do": "first", "side": side} in shown

@@ -115,6 +115,10 @@ class TacticalBot:
             return self._react(state, choices)
         if choices and choices[0].get("do") == "first":
             return {"do": "first", "side": side}  # the initiative winner moves first (l.187)
+        if choices and choices[0].get("do") == "edge":
+            return min(choices, key=lambda c: edge_distance(state, str(c["region"])))
+        if choices and choices[0].get("do") == "place-first":
+            return choices[-1]  # the opponent places first: ours go down seeing his (l.181)
         a = active(state)
         if a is None:
             return self._activate(state, side, choices)
@@ -258,6 +262,14 @@ class TacticalBot:
             if s > best_score:
                 best, best_score = c, s
         return best
+
+
+def edge_distance(state: GameState, region: str) -> int:
+    """How far a set-up zone lies from the objectives (its nearest hex to each); the
+    first listed edge (the side's own) wins a tie."""
+    zone = state.board.regions[region].hexes
+    objectives = [state.board.hex_of(x) for x in state.marks.get("objectives", ())]
+    return sum(min(distance(h, o) for h in zone) for o in objectives)
 
 
 def held(state: GameState, side: str, objectives: list[Hex]) -> int:

@@ -45,7 +45,7 @@ from tabletop.engine.state import GameState
 from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import aid, combat, explosives, roster, structures
+from . import aid, combat, explosives, roster, setup, structures
 from .blasts import Blast, blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
@@ -305,8 +305,9 @@ class DogsOfWarRules(WordsFromModule):
     def prepare(self, state: GameState, scenario: Any = None) -> None:
         """Place each side's roster in its set-up region (SETTING UP THE BATTLEFIELD l.181:
         opposite edges, 6 inches deep). The scenario names the rosters (``game:
-        blue-roster, red-roster``) and regions; the side of the table is the scenario's
-        (project's choice: no roll). Without rosters: free play."""
+        blue-roster, red-roster``) and regions; with ``edges: roll`` the sides roll for
+        their edge and for who places first at the start of turn 1 (setup.py).
+        Without rosters: free play."""
         game: Mapping[str, Any] = getattr(scenario, "game", {}) or {}
         state.marks["conditions"] = sorted(getattr(scenario, "conditions", ()) or ())
         if "blue-roster" not in game:
@@ -319,17 +320,25 @@ class DogsOfWarRules(WordsFromModule):
         state.marks["objectives"] = [
             state.board.label(h) if isinstance(h, Hex) else str(h) for h in objectives
         ]
+        state.marks["rosters"] = [str(game[f"{side}-roster"]) for side in SIDES]
+        state.marks["regions"] = [
+            str(game.get(f"{side}-region", setup.EDGES[SIDES.index(side)])) for side in SIDES
+        ]
         for side in SIDES:
-            r = roster.load(str(game[f"{side}-roster"]))
-            problems = roster.check(r, str(game[f"{side}-roster"]))
+            name = str(game[f"{side}-roster"])
+            problems = roster.check(roster.load(name), name)
             if problems:
                 raise ValueError("; ".join(problems))
-            self._deploy(
-                state,
-                side,
-                str(game.get(f"{side}-region", f"setup-{'north' if side == BLUE else 'south'}")),
-                r,
-            )
+        if str(game.get("edges", "scenario")) == "roll":
+            state.tracks[setup.PENDING] = 1  # placed after the rolls of turn 1 (l.181)
+            return
+        self._place(state, list(SIDES))
+
+    def _place(self, state: GameState, order: list[str]) -> None:
+        """Each side's roster into its region, in the order the sides place."""
+        for side in order:
+            i = SIDES.index(side)
+            self._deploy(state, side, state.marks["regions"][i], roster.load(state.marks["rosters"][i]))
 
     def _deploy(self, state: GameState, side: str, region: str, r: Mapping[str, Any]) -> None:
         board = state.board
@@ -378,6 +387,8 @@ class DogsOfWarRules(WordsFromModule):
     def actor(self, state: GameState) -> str | None:
         if free_play(state):
             return "any"
+        if state.phase == "upkeep" and setup.chooser(state):
+            return setup.chooser(state)
         if state.phase == "upkeep" and state.track("choosing"):
             return SIDES[state.track("initiative")]
         if state.phase != "activations":
@@ -465,7 +476,7 @@ class DogsOfWarRules(WordsFromModule):
     def proposal(self, state: GameState) -> Action | None:
         if free_play(state):
             return None
-        if state.phase == "upkeep" and state.track("choosing"):
+        if state.phase == "upkeep" and (state.track("choosing") or setup.chooser(state)):
             return None
         if state.phase in ("upkeep", "morale"):
             return dict(END_PHASE)
@@ -494,6 +505,8 @@ class DogsOfWarRules(WordsFromModule):
             return self.op_fire_shots(state, side, str(state.window["after"]["piece"]))
         if self.actor(state) != side:
             return []
+        if state.phase == "upkeep" and setup.chooser(state):
+            return list(setup.choices(state, side))
         if state.phase == "upkeep":
             return [{"do": "first", "side": s} for s in (side, other(side))]
         a = active(state)
@@ -625,6 +638,8 @@ class DogsOfWarRules(WordsFromModule):
     def _upkeep(self, state: GameState, dice: Dice) -> list[str]:
         """Start of turn: bleeding and survivability (A4), waking (l.511), khat
         (l.1410), run fatigue (l.201), fresh AP, initiative (l.185)."""
+        if setup.pending(state):
+            return setup.start(state, dice)
         lines: list[str] = []
         med = data().rules["medical"]
         ran_before = set(state.marks.get("ran", ()))
@@ -691,6 +706,15 @@ class DogsOfWarRules(WordsFromModule):
         return [
             f"initiative: blue {b}, red {r}; {SIDES[winner]} wins and chooses who activates first (l.187)"
         ]
+
+    def _do_edge(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        return setup.take_edge(state, str(action["side"]), str(action["region"]), dice)
+
+    def _do_place_first(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """The placement winner's choice; both sides place, then the turn's start goes on."""
+        order = setup.placing_order(state, str(action["side"]))
+        self._place(state, order)
+        return [f"{order[0]} places his models first, then {order[1]} (l.181)", *self._upkeep(state, dice)]
 
     def _do_first(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         """The initiative winner's choice: activate first, or let the opponent (l.187)."""
@@ -1227,7 +1251,7 @@ class DogsOfWarRules(WordsFromModule):
         captured) loses at once, one whose models are all broken loses at the end of the
         turn; after the last turn, the higher score of points of enemies put out of the
         fight plus 50 an objective held wins."""
-        if free_play(state) or state.phase == "setup":
+        if free_play(state) or state.phase == "setup" or setup.pending(state):
             return None
         left = {s: [p for p in fighting(state, s)] for s in SIDES}
         if not left[BLUE] and not left[RED]:

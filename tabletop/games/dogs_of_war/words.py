@@ -37,7 +37,11 @@ def phase_rules(state: GameState) -> list[str]:
         return []
     text = phase_texts().get(state.phase, {})
     mine = [f"project's choice: {c}" for c in text.get("choices", [])]
-    scenario = [f"scenario's choice (project's): {c}" for c in state.marks.get("scenario-choices", ())]
+    scenario = [
+        f"scenario's choice (project's): {c}"
+        for c in state.marks.get("scenario-choices", ())
+        if state.phase in ("upkeep", "morale")  # set-up and victory: where they apply
+    ]
     return [*text.get("rules", []), *mine, *scenario]
 
 
@@ -72,6 +76,10 @@ def describe(state: GameState, action: Action) -> str:
     target = str(action.get("target", ""))
     if do == "first":
         return f"{action.get('side')} activates first"
+    if do == "edge":
+        return f"{action.get('side')} sets up on the {str(action.get('region')).removeprefix('setup-')} edge (l.181)"
+    if do == "place-first":
+        return f"{action.get('side')} places his models first (l.181)"
     if do == "activate":
         return f"activate {who}"
     if do == "step":
