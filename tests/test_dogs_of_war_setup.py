@@ -52,7 +52,10 @@ def test_the_winner_picks_his_edge_and_the_other_side_takes_the_opposite_one() -
     ]
     g.play(g.choices(chooser)[1])  # the placement winner makes his opponent place first
     g.run()
-    zones = {s: g.state.board.regions[r].hexes for s, r in zip(("blue", "red"), g.state.marks["regions"])}
+    zones = {
+        s: g.state.board.regions[r].hexes
+        for s, r in zip(("blue", "red"), g.state.marks["regions"], strict=True)
+    }
     assert g.state.marks["regions"][("blue", "red").index(winner)] == away["region"]
     assert g.state.marks["regions"][("blue", "red").index(loser)] != away["region"]
     assert all(p.hex in zones[str(p.side)] for p in models(g.state))

@@ -19,7 +19,7 @@ from tabletop.engine.standings import standings as read_standings
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
-from . import combat
+from . import botcharges, combat
 from .combat import BLEEDING, MEDICAL, OP_FIRE, PRONE, num
 from .data import data
 from .ruleset import (
@@ -162,6 +162,9 @@ class TacticalBot:
             return c
         for c in by_do.get("wake", []):
             return c
+        blow = botcharges.detonation(state, by_do.get("detonate", []))
+        if blow is not None:
+            return blow
         shots = by_do.get("fire", []) + by_do.get("launch", []) + by_do.get("throw", []) + by_do.get("cq", [])
         if shots:
             best = max(shots, key=lambda c: (shot_value(state, c) / ap_cost(state, c), shot_value(state, c)))
@@ -172,6 +175,9 @@ class TacticalBot:
         foes = enemies(state, a)
         if not foes:
             return done
+        charge = botcharges.setting(state, a, foes, by_do.get("set-charge", []))
+        if charge is not None:
+            return charge
         if "op-fire" in by_do and self._ambush(state, a, foes):
             return by_do["op-fire"][0]
         if by_do.get("move") and ap >= 1:
@@ -185,6 +191,8 @@ class TacticalBot:
     def _ambush(self, state: GameState, a: Piece, foes: list[Piece]) -> bool:
         """Op-fire when the enemy is within reach but unseen and this hex is cover."""
         near = min(distance(a.hex, e.hex) for e in foes)
+        if botcharges.owns_claymore(state, a) and near <= 20 and not a.has(OP_FIRE):
+            return True  # the clacker in hand: a claymore is blown from op-fire (l.835)
         return near <= 16 and self._cover(state, a.hex) >= 2.0 and not a.has(OP_FIRE)
 
     def _in_open(self, state: GameState, h: Hex) -> bool:
@@ -218,6 +226,7 @@ class TacticalBot:
         friends = [p for p in fighting(state, str(a.side)) if p.id != a.id]
         open_objectives = [o for o in objectives if not any(distance(p.hex, o) <= 1 for p in friends)]
         guard = guarding(state, str(a.side), objectives)
+        blast = botcharges.danger(state, a)
 
         def base(c: Action) -> float:
             h = state.board.hex_of(str(c["to"]))
@@ -236,6 +245,8 @@ class TacticalBot:
                 s += HOLD  # an objective nobody else of the side holds: 50 points (G10)
             if near <= 3:
                 s -= 2.0
+            if h in blast:
+                s -= 3.0  # out of the way of our own charge
             if c.get("order") == "run":
                 s -= 0.3
             return s
