@@ -72,6 +72,29 @@ def test_actions_are_described_in_words() -> None:
     assert "fighting" in words.status(g.state)
 
 
+def test_the_active_models_own_choices_are_short_enough_to_list_eight_and_more() -> None:
+    # found playing under Xvfb (issue 16): "b-rangers-team-leader fires (single shot,
+    # aimed) at r-militia-machine-gunner" took three lines of the game box, so its eighth
+    # choice was cut and the '... more' line fell out of the box
+    g = game()
+    side = ("blue", "red")[g.state.track("first")]
+    g.play({"do": "activate", "piece": models(g.state, side)[0].id})
+    a = g.state.marks["active"][0]
+    shown = [words.describe(g.state, c) for c in g.choices(side)]
+    assert all(a not in text for text in shown), shown
+    assert all(len(text) <= 48 for text in shown), max(shown, key=len)
+    fire = {"do": "fire", "piece": a, "target": "r-militia-machine-gunner", "mode": "ss", "aimed": True}
+    assert words.describe(g.state, fire) == "fire single shot, aimed at militia machine gunner"
+
+
+def test_a_to_hit_number_below_one_says_only_a_natural_one_hits() -> None:
+    # ROLL "TO HIT" DICE l.414: a natural 1 always hits, a 10 always misses
+    from tabletop.games.dogs_of_war.ruleset import needs
+
+    assert needs(-2) == "a natural 1 only (needs -2)"
+    assert needs(4) == "4 or less" and needs(12) == "anything but a 10 (needs 12)"
+
+
 def test_tables_print_every_printed_table_and_the_weapons_as_encoded() -> None:
     keys = [t.key for t in tables()]
     assert keys == [

@@ -1028,15 +1028,15 @@ class DogsOfWarRules(WordsFromModule):
                 continue
             o = odds if victim.id == target.id else combat.to_hit(state, shooter, victim, w, mode, aimed)
             lines.append(
-                f"to hit {victim.id}: {o.need} or less (" + ", ".join(f"{k} {v:+d}" for k, v in o.parts) + ")"
+                f"to hit {victim.id}: {needs(o.need)} (" + ", ".join(f"{k} {v:+d}" for k, v in o.parts) + ")"
             )
             for _ in range(n):
-                face = dice.d10(f"to hit {victim.id}: {o.need} or less")
+                face = dice.d10(f"to hit {victim.id}: {needs(o.need)}")
                 hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit and reroll:
                     reroll = False
                     state.mark("reroll-used", shooter.id)
-                    face = dice.d10(f"Expert Rifleman re-roll (l.972): {o.need} or less")
+                    face = dice.d10(f"Expert Rifleman re-roll (l.972): {needs(o.need)}")
                     hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit:
                     continue
@@ -1087,9 +1087,9 @@ class DogsOfWarRules(WordsFromModule):
     ) -> list[str]:
         """A launcher round: to hit as a shot; a miss deviates like a grenade (project)."""
         odds = combat.to_hit(state, shooter, target, w, "ss")
-        face = dice.d10(f"to hit {target.id}: {odds.need} or less")
+        face = dice.d10(f"to hit {target.id}: {needs(odds.need)}")
         centre = target.hex
-        lines = [f"to hit: {odds.need} or less, rolled {face}"]
+        lines = [f"to hit: {needs(odds.need)}, rolled {face}"]
         if not (face == 1 or (face != 10 and face <= odds.need)):
             dev = grenade_deviation(shooter.hex, target.hex, _Faces(dice, "deviation"))  # type: ignore[arg-type]
             centre = dev.lands
@@ -1181,7 +1181,7 @@ class DogsOfWarRules(WordsFromModule):
         a_cq = num(p, "cq") + sum(v for _, v in mine)
         d_cq = num(t, "cq") + sum(v for _, v in theirs)
         need = combat.cq_need(a_cq, d_cq)
-        face = dice.d10(f"close quarters: {need} or less")
+        face = dice.d10(f"close quarters: {needs(need)}")
         hit = face == 1 or (face != 10 and face <= need)
         parts = ", ".join(f"{k} {v:+d}" for k, v in mine + [(f"{t.id}'s {k}", -v) for k, v in theirs])
         lines = [f"{p.id} attacks {t.id} hand to hand with {w.name}: CQ {a_cq} against {d_cq}, "
@@ -1215,7 +1215,7 @@ class DogsOfWarRules(WordsFromModule):
                 if band["from"] <= rng <= band["to"]:
                     mod = band["to_hit"]
         need = num(p, "wp") + mod
-        face = dice.d10(f"grenade at {t.id}: {need} or less")
+        face = dice.d10(f"grenade at {t.id}: {needs(need)}")
         lines = [
             f"{p.id} throws a {w.name} at {t.id} ({rng} in{', a difficult throw' if difficult else ''}): {need} or less, rolled {face}"
         ]
@@ -1272,6 +1272,16 @@ class DogsOfWarRules(WordsFromModule):
             win = BLUE if s[BLUE] > s[RED] else RED
             return f"{win} wins on points after turn {state.turn} ({s[win]} to {s[other(win)]})"
         return None
+
+
+def needs(need: int) -> str:
+    """A to-hit number in words: below 1 only a natural 1 hits, from 10 all but a 10
+    (ROLL "TO HIT" DICE l.414); found playing under Xvfb: "-2 or less" puzzled."""
+    if need < 1:
+        return f"a natural 1 only (needs {need})"
+    if need > 9:
+        return f"anything but a 10 (needs {need})"
+    return f"{need} or less"
 
 
 def _toward_middle(board: Any, zone_row: float) -> int:

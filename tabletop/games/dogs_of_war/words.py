@@ -69,11 +69,63 @@ def unit_lines(state: GameState, piece: Piece) -> list[str]:
     return lines
 
 
+def short(ident: str) -> str:
+    """A model's id without its side letter, in words: r-militia-scout -> militia scout."""
+    return ident[2:].replace("-", " ") if ident[:2] in ("b-", "r-") else ident
+
+
+def own(action: Action) -> str | None:
+    """The active model's own action, short (the game box lists his choices, so his name
+    need not fill every row: found playing under Xvfb, three-line rows pushed the
+    '... more' line out of the box); None for what is not his."""
+    do = str(action.get("do"))
+    target = short(str(action.get("target", "")))
+    if do == "fire":
+        aimed = ", aimed" if action.get("aimed") else ""
+        return f"fire {MODES.get(str(action.get('mode')), '')}{aimed} at {target}"
+    if do == "launch":
+        return f"launcher at {target}"
+    if do == "throw":
+        return f"throw a {action.get('grenade')} at {target}"
+    if do == "cq":
+        return f"hand to hand at {target} ({action.get('weapon')})"
+    if do == "move":
+        return f"{action.get('order', 'walk')} to {action.get('to')}"
+    if do == "done":
+        return "end the activation"
+    if do in ("prone", "stand", "fix-bayonet"):
+        return do.replace("-", " ")
+    if do == "op-fire":
+        return "op-fire: 10 AP, then 6 to fire in his turn"
+    if do == "bandage":
+        return f"bandage {'himself' if action.get('target') == action.get('piece') else target} (5 AP)"
+    if do in ("wake", "treat", "carry", "drop", "demand"):
+        verb = {
+            "wake": "wake",
+            "treat": "treat",
+            "carry": "carry",
+            "drop": "put down",
+            "demand": "demand surrender of",
+        }
+        return f"{verb[do]} {target}"
+    if do == "set-charge":
+        size = f" ({int(action.get('size', 1)) / 4:g} lb)" if action.get("kind") == "c4" else ""
+        return f"set the {str(action.get('kind')).replace('-', ' ')}{size} at {action.get('at')}"
+    if do == "detonate":
+        kind, at = str(action.get("charge", "?|?")).split("|")[:2]
+        return f"blow the {kind.replace('-', ' ')} at {at} (1 AP)"
+    return None
+
+
 def describe(state: GameState, action: Action) -> str:
     """An action in words."""
     do = str(action.get("do"))
     who = str(action.get("piece", ""))
     target = str(action.get("target", ""))
+    a = active(state)
+    mine = own(action) if a is not None and a.id == who and state.window is None else None
+    if mine is not None:
+        return mine
     if do == "first":
         return f"{action.get('side')} activates first"
     if do == "edge":
