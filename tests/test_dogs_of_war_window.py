@@ -186,3 +186,26 @@ def test_the_roll_key_throws_the_games_d10(tmp_path) -> None:  # type: ignore[no
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0))
     assert app.play.entries[-1].action["sides"] == 10
     assert app.play.entries[-1].rolls[-1].purpose == "1D10"
+
+
+def test_with_no_model_selected_the_rosters_panel_gives_points_and_refusals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # BUILDING PHASE l.167 (issue 16 item 2): each side's points against its budget and
+    # what its lists refuse; the Rangers may not buy Soviet weapons (l.905)
+    from tabletop.games.dogs_of_war.window import roster_rows
+
+    g = game()
+    panels = DogsOfWarExtras().panels(seen_by(g, "blue"), None)
+    assert [p.key for p in panels] == ["rosters"]
+    text = [r.text for r in panels[0].rows]
+    assert "250 of 250 points (crossroads-blue.yaml)" in text
+    assert "575 of 575 points (crossroads-red.yaml)" in text
+    assert "refused: weapons the list does not offer; no soviet weapons" in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\nbudget: 250\nteams:\n  - id: rangers\n    faction: rangers\n    members:\n"
+        "      - {role: team-leader, weapon: ak47}\n"
+    )
+    rows = roster_rows([str(bad)])
+    assert rows[1].text.startswith("? of 250 points") and rows[1].emphasis == "bad"
+    refused = [r.text for r in rows if r.emphasis == "bad" and r.text.startswith("refused: ")]
+    assert any("4 members, not 1" in t for t in refused) and any("carries m16a2" in t for t in refused)

@@ -52,7 +52,9 @@ def status(state: GameState) -> str:
     points = score(state)
     parts = [f"{side} {len(fighting(state, side))} fighting, {points[side]} points" for side in SIDES]
     turns = state.track("turns")
-    return " · ".join(parts) + (f" · last turn {turns}" if turns else "")
+    a = active(state)
+    acting = f" · acting: {short(a.id)}, {num(a, 'ap')} AP" if a is not None else ""
+    return " · ".join(parts) + (f" · last turn {turns}" if turns else "") + acting
 
 
 def unit_lines(state: GameState, piece: Piece) -> list[str]:
