@@ -36,12 +36,24 @@ class Faces:
         return tuple(self.d10(purpose) for _ in range(n))
 
 
+def set_up(g: Game) -> None:
+    """Play Crossroads' set-up rolls (l.181): the winner keeps his own edge (blue north,
+    red south) and places first; then the start of turn 1 up to the initiative choice."""
+    g.run()
+    for _ in range(2):
+        side = g.actor()
+        if side is None or not g.choices(side) or g.choices(side)[0]["do"] not in ("edge", "place-first"):
+            break
+        g.play(g.choices(side)[0])
+        g.run()
+
+
 def game(seed: int = 3) -> Game:
     opened = open_map_or_scenario("dogs-of-war")
     g = new_game(opened, DogsOfWarRules(), seed=seed)
     g.use_seeded_dice()
     auto_setup(g)
-    g.run()  # the start of turn 1 (upkeep, initiative) up to the winner's choice
+    set_up(g)  # the set-up rolls, the start of turn 1 (upkeep, initiative) up to the winner's choice
     g.play({"do": "first", "side": g.actor()})  # the winner goes first
     g.run()
     return g
@@ -102,7 +114,7 @@ def test_the_initiative_winner_may_let_the_opponent_activate_first() -> None:
     g = new_game(opened, DogsOfWarRules(), seed=3)
     g.use_seeded_dice()
     auto_setup(g)
-    g.run()
+    set_up(g)
     winner = g.actor()
     loser = "red" if winner == "blue" else "blue"
     assert g.state.phase == "upkeep" and g.choices(winner) == [

@@ -4,6 +4,8 @@ window shows, and ``tabletop tables dogs-of-war`` (item 10)."""
 
 from __future__ import annotations
 
+from test_dogs_of_war_rules import set_up
+
 from tabletop.engine.extras import seen_by
 from tabletop.engine.newgame import auto_setup, new_game
 from tabletop.engine.scenario import open_map_or_scenario
@@ -18,7 +20,7 @@ def game():  # type: ignore[no-untyped-def]
     g = new_game(open_map_or_scenario("dogs-of-war"), DogsOfWarRules(), seed=3)
     g.use_seeded_dice()
     auto_setup(g)
-    g.run()
+    set_up(g)
     g.play({"do": "first", "side": g.actor()})
     g.run()
     return g
@@ -68,6 +70,29 @@ def test_actions_are_described_in_words() -> None:
     )
     assert words.describe(g.state, {"do": "op-fire", "piece": "a"}) == "a goes on op-fire (10 AP)"
     assert "fighting" in words.status(g.state)
+
+
+def test_the_active_models_own_choices_are_short_enough_to_list_eight_and_more() -> None:
+    # found playing under Xvfb (issue 16): "b-rangers-team-leader fires (single shot,
+    # aimed) at r-militia-machine-gunner" took three lines of the game box, so its eighth
+    # choice was cut and the '... more' line fell out of the box
+    g = game()
+    side = ("blue", "red")[g.state.track("first")]
+    g.play({"do": "activate", "piece": models(g.state, side)[0].id})
+    a = g.state.marks["active"][0]
+    shown = [words.describe(g.state, c) for c in g.choices(side)]
+    assert all(a not in text for text in shown), shown
+    assert all(len(text) <= 48 for text in shown), max(shown, key=len)
+    fire = {"do": "fire", "piece": a, "target": "r-militia-machine-gunner", "mode": "ss", "aimed": True}
+    assert words.describe(g.state, fire) == "fire single shot, aimed at militia machine gunner"
+
+
+def test_a_to_hit_number_below_one_says_only_a_natural_one_hits() -> None:
+    # ROLL "TO HIT" DICE l.414: a natural 1 always hits, a 10 always misses
+    from tabletop.games.dogs_of_war.ruleset import needs
+
+    assert needs(-2) == "a natural 1 only (needs -2)"
+    assert needs(4) == "4 or less" and needs(12) == "anything but a 10 (needs 12)"
 
 
 def test_tables_print_every_printed_table_and_the_weapons_as_encoded() -> None:
@@ -136,9 +161,12 @@ def test_the_initiative_choice_stays_in_the_game_box_with_a_model_selected(tmp_p
 
     app = open_table("dogs-of-war", size=(1280, 800), seed=5, autosave=tmp_path / "auto.json")
     app.play.run()
+    gp = next(c for c in app.components if isinstance(c, GamePanel))
+    roller = app.play.actor()  # the set-up rolls first (l.181): the edge is offered
+    assert {"do": "edge", "side": roller, "region": "setup-north"} in gp.unit_choices(app)
+    set_up(app.play)
     side = app.play.actor()
     assert app.play.state.phase == "upkeep" and side in ("blue", "red")
-    gp = next(c for c in app.components if isinstance(c, GamePanel))
     app.selected = next(p.id for p in models(app.play.state, side))
     shown = gp.unit_choices(app)
     assert {"do": "first", "side": side} in shown
@@ -158,3 +186,26 @@ def test_the_roll_key_throws_the_games_d10(tmp_path) -> None:  # type: ignore[no
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0))
     assert app.play.entries[-1].action["sides"] == 10
     assert app.play.entries[-1].rolls[-1].purpose == "1D10"
+
+
+def test_with_no_model_selected_the_rosters_panel_gives_points_and_refusals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # BUILDING PHASE l.167 (issue 16 item 2): each side's points against its budget and
+    # what its lists refuse; the Rangers may not buy Soviet weapons (l.905)
+    from tabletop.games.dogs_of_war.window import roster_rows
+
+    g = game()
+    panels = DogsOfWarExtras().panels(seen_by(g, "blue"), None)
+    assert [p.key for p in panels] == ["rosters"]
+    text = [r.text for r in panels[0].rows]
+    assert "250 of 250 points (crossroads-blue.yaml)" in text
+    assert "575 of 575 points (crossroads-red.yaml)" in text
+    assert "refused: weapons the list does not offer; no soviet weapons" in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\nbudget: 250\nteams:\n  - id: rangers\n    faction: rangers\n    members:\n"
+        "      - {role: team-leader, weapon: ak47}\n"
+    )
+    rows = roster_rows([str(bad)])
+    assert rows[1].text.startswith("? of 250 points") and rows[1].emphasis == "bad"
+    refused = [r.text for r in rows if r.emphasis == "bad" and r.text.startswith("refused: ")]
+    assert any("4 members, not 1" in t for t in refused) and any("carries m16a2" in t for t in refused)

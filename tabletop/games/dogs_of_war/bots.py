@@ -19,7 +19,7 @@ from tabletop.engine.standings import standings as read_standings
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
-from . import combat
+from . import botcharges, combat
 from .combat import BLEEDING, MEDICAL, OP_FIRE, PRONE, num
 from .data import data
 from .ruleset import (
@@ -37,6 +37,8 @@ from .ruleset import (
 TURN_CAP = int(data().turn["turn_cap"]) + 1  # the scenario's last turn comes first (G10)
 SIDE = SIDES[0]
 RULES = DogsOfWarRules()
+GUARD_RADIUS = 4  # a guarding side stays within this many inches of an objective
+HOLD = 3.0  # the worth of standing on an objective no friend holds, in cover units
 COVER_KINDS = {"building": 3.0, "bunker": 3.0, "trees": 2.0, "rubble": 2.0, "wreckage": 2.0}
 
 
@@ -113,6 +115,10 @@ class TacticalBot:
             return self._react(state, choices)
         if choices and choices[0].get("do") == "first":
             return {"do": "first", "side": side}  # the initiative winner moves first (l.187)
+        if choices and choices[0].get("do") == "edge":
+            return min(choices, key=lambda c: edge_distance(state, str(c["region"])))
+        if choices and choices[0].get("do") == "place-first":
+            return choices[-1]  # the opponent places first: ours go down seeing his (l.181)
         a = active(state)
         if a is None:
             return self._activate(state, side, choices)
@@ -156,6 +162,9 @@ class TacticalBot:
             return c
         for c in by_do.get("wake", []):
             return c
+        blow = botcharges.detonation(state, by_do.get("detonate", []))
+        if blow is not None:
+            return blow
         shots = by_do.get("fire", []) + by_do.get("launch", []) + by_do.get("throw", []) + by_do.get("cq", [])
         if shots:
             best = max(shots, key=lambda c: (shot_value(state, c) / ap_cost(state, c), shot_value(state, c)))
@@ -166,6 +175,9 @@ class TacticalBot:
         foes = enemies(state, a)
         if not foes:
             return done
+        charge = botcharges.setting(state, a, foes, by_do.get("set-charge", []))
+        if charge is not None:
+            return charge
         if "op-fire" in by_do and self._ambush(state, a, foes):
             return by_do["op-fire"][0]
         if by_do.get("move") and ap >= 1:
@@ -179,6 +191,8 @@ class TacticalBot:
     def _ambush(self, state: GameState, a: Piece, foes: list[Piece]) -> bool:
         """Op-fire when the enemy is within reach but unseen and this hex is cover."""
         near = min(distance(a.hex, e.hex) for e in foes)
+        if botcharges.owns_claymore(state, a) and near <= 20 and not a.has(OP_FIRE):
+            return True  # the clacker in hand: a claymore is blown from op-fire (l.835)
         return near <= 16 and self._cover(state, a.hex) >= 2.0 and not a.has(OP_FIRE)
 
     def _in_open(self, state: GameState, h: Hex) -> bool:
@@ -209,17 +223,30 @@ class TacticalBot:
         if night and combat.policy().kit_of(a) is None:
             want = combat.policy().table.night_sight - 3  # in the dark: close in to see (l.299)
 
+        friends = [p for p in fighting(state, str(a.side)) if p.id != a.id]
+        open_objectives = [o for o in objectives if not any(distance(p.hex, o) <= 1 for p in friends)]
+        guard = guarding(state, str(a.side), objectives)
+        blast = botcharges.danger(state, a)
+
         def base(c: Action) -> float:
             h = state.board.hex_of(str(c["to"]))
             near = min(distance(h, e.hex) for e in foes)
             here = min(distance(a.hex, e.hex) for e in foes)
             s = 1.2 * self._cover(state, h)
-            s -= 0.25 * abs(near - want)
-            s += 0.15 * (here - near) if here > want else 0.0
+            if guard:  # ahead on objectives: hold them from cover, let the enemy come
+                s -= 0.3 * max(0, min(distance(h, o) for o in objectives) - GUARD_RADIUS)
+                s -= 0.1 * max(0, want - near)
+            else:
+                s -= 0.25 * abs(near - want)
+                s += 0.15 * (here - near) if here > want else 0.0
             if objectives:
                 s -= 0.08 * min(distance(h, o) for o in objectives)
+            if any(distance(h, o) <= 1 for o in open_objectives):
+                s += HOLD  # an objective nobody else of the side holds: 50 points (G10)
             if near <= 3:
                 s -= 2.0
+            if h in blast:
+                s -= 3.0  # out of the way of our own charge
             if c.get("order") == "run":
                 s -= 0.3
             return s
@@ -246,6 +273,34 @@ class TacticalBot:
             if s > best_score:
                 best, best_score = c, s
         return best
+
+
+def edge_distance(state: GameState, region: str) -> int:
+    """How far a set-up zone lies from the objectives (its nearest hex to each); the
+    first listed edge (the side's own) wins a tie."""
+    zone = state.board.regions[region].hexes
+    objectives = [state.board.hex_of(x) for x in state.marks.get("objectives", ())]
+    return sum(min(distance(h, o) for h in zone) for o in objectives)
+
+
+def held(state: GameState, side: str, objectives: list[Hex]) -> int:
+    """How many objectives ``side`` holds now (G10: a model within 1 inch, no enemy)."""
+    mine = fighting(state, side)
+    theirs = [p for s in SIDES if s != side for p in fighting(state, s)]
+    return sum(
+        1
+        for o in objectives
+        if any(distance(p.hex, o) <= 1 for p in mine) and not any(distance(p.hex, o) <= 1 for p in theirs)
+    )
+
+
+def guarding(state: GameState, side: str, objectives: list[Hex]) -> bool:
+    """The side holds more objectives than the enemy: it defends them rather than
+    marching on the enemy (the night raid's garrison; a side that has taken them)."""
+    if not objectives:
+        return False
+    foe = next(s for s in SIDES if s != side)
+    return held(state, side, objectives) > held(state, foe, objectives)
 
 
 def random_bot() -> RandomBot:

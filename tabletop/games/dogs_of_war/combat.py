@@ -29,6 +29,7 @@ DEAD, UNCONSCIOUS, PRONE, IMMOBILIZED = "dead", "unconscious", "prone", "immobil
 BLEEDING, MEDICAL, SEVERE, STABILIZED = "bleeding", "medical", "severely-wounded", "stabilized"
 ONE_ACTION, ONE_HANDED, BROKEN, OP_FIRE = "one-action", "one-handed", "broken", "op-fire"
 OUT = frozenset({DEAD, UNCONSCIOUS})
+FLASH = "muzzle-flash"  # los.yaml darkness.kits: the night sight a muzzle flash lends (l.297)
 
 
 @cache
@@ -48,8 +49,13 @@ def conditions(state: GameState) -> frozenset[str]:
 
 def sight(state: GameState, shooter: Piece, target: Piece) -> LosResult:
     """The line of sight of a shot. Facing is left out: turning is free (Misc Actions
-    l.232), so a model about to fire faces its target (project's reading)."""
+    l.232), so a model about to fire faces its target (project's reading). At night a
+    target that has fired since its last activation shows its muzzle flash (l.297,
+    project's reading in los.yaml)."""
     viewer = replace(shooter, facing=None)
+    flash = state.marked("fired-last", target.id) and policy().table.muzzle_flash
+    if flash and NIGHT in conditions(state) and policy().kit_of(viewer) is None:
+        viewer = replace(viewer, status=viewer.status | {FLASH})  # l.297: seen by his flash
     query = LosQuery(
         shooter.hex, target.hex, viewer=viewer, target_piece=target, conditions=conditions(state)
     )

@@ -128,6 +128,7 @@ class LosTable:
     night_to_hit_within: int
     night_to_hit_goggles: int
     kits: Mapping[str, NightKit]
+    muzzle_flash: bool
     prone_status: str
     prone_to_hit: int
     prone_negated_within: int
@@ -179,6 +180,7 @@ def load_table(path: Path | str = DATA_FILE) -> LosTable:
         night_to_hit_within=dark.whole("to_hit_within"),
         night_to_hit_goggles=dark.whole("to_hit_goggles"),
         kits=_kits(dark),
+        muzzle_flash=dark.boolean("muzzle_flash") if "muzzle_flash" in dark.data else False,
         prone_status=prone.word("status"),
         prone_to_hit=prone.whole("to_hit"),
         prone_negated_within=prone.whole("negated_within"),

@@ -45,7 +45,7 @@ from tabletop.engine.state import GameState
 from tabletop.engine.wordhooks import WordsFromModule
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import aid, combat, explosives, roster, structures
+from . import aid, combat, explosives, roster, setup, structures
 from .blasts import Blast, blast_area, full_auto_area, grenade_deviation
 from .blasts import default_table as blast_table
 from .combat import (
@@ -75,6 +75,7 @@ SEQUENCE = (
     Phase("morale", "End of turn: morale", "auto", f"{GAME} l.163, 712-747"),
 )
 CAPTURED = "captured"
+OBJECTIVE_POINTS = 50  # G10 (project's): an objective held at the end is worth 50 points
 FREE = "free-play"
 
 
@@ -304,37 +305,48 @@ class DogsOfWarRules(WordsFromModule):
     def prepare(self, state: GameState, scenario: Any = None) -> None:
         """Place each side's roster in its set-up region (SETTING UP THE BATTLEFIELD l.181:
         opposite edges, 6 inches deep). The scenario names the rosters (``game:
-        blue-roster, red-roster``) and regions; the side of the table is the scenario's
-        (project's choice: no roll). Without rosters: free play."""
+        blue-roster, red-roster``) and regions; with ``edges: roll`` the sides roll for
+        their edge and for who places first at the start of turn 1 (setup.py).
+        Without rosters: free play."""
         game: Mapping[str, Any] = getattr(scenario, "game", {}) or {}
         state.marks["conditions"] = sorted(getattr(scenario, "conditions", ()) or ())
         if "blue-roster" not in game:
             state.tracks[FREE] = 1
             return
         state.tracks["turns"] = int(game.get("turns", data().turn["turn_cap"]))
+        state.tracks["objective-points"] = int(game.get("objective-points", OBJECTIVE_POINTS))
+        state.marks["scenario-choices"] = [str(game["choices"])] if game.get("choices") else []
         objectives = game.get("objectives") or ()
         state.marks["objectives"] = [
             state.board.label(h) if isinstance(h, Hex) else str(h) for h in objectives
         ]
+        state.marks["rosters"] = [str(game[f"{side}-roster"]) for side in SIDES]
+        state.marks["regions"] = [
+            str(game.get(f"{side}-region", setup.EDGES[SIDES.index(side)])) for side in SIDES
+        ]
         for side in SIDES:
-            r = roster.load(str(game[f"{side}-roster"]))
-            problems = roster.check(r, str(game[f"{side}-roster"]))
+            name = str(game[f"{side}-roster"])
+            problems = roster.check(roster.load(name), name)
             if problems:
                 raise ValueError("; ".join(problems))
-            self._deploy(
-                state,
-                side,
-                str(game.get(f"{side}-region", f"setup-{'north' if side == BLUE else 'south'}")),
-                r,
-            )
+        if str(game.get("edges", "scenario")) == "roll":
+            state.tracks[setup.PENDING] = 1  # placed after the rolls of turn 1 (l.181)
+            return
+        self._place(state, list(SIDES))
+
+    def _place(self, state: GameState, order: list[str]) -> None:
+        """Each side's roster into its region, in the order the sides place."""
+        for side in order:
+            i = SIDES.index(side)
+            self._deploy(state, side, state.marks["regions"][i], roster.load(state.marks["rosters"][i]))
 
     def _deploy(self, state: GameState, side: str, region: str, r: Mapping[str, Any]) -> None:
         board = state.board
         zone = board.regions[region].hexes
         policy = _move_policy()
         centre = (board.grid.columns - 1) / 2 if hasattr(board.grid, "columns") else 0
-        mid_row = sum(h.r for h in zone) / max(1, len(zone))
-        toward = 1 if side == BLUE else -1
+        mid_row = sum(h.r + h.q / 2 for h in zone) / max(1, len(zone))
+        toward = _toward_middle(board, mid_row)
 
         def order(h: Hex) -> tuple[float, float, str]:
             return (-toward * (h.r + h.q / 2 - mid_row), abs(h.q - centre), board.label(h))
@@ -346,7 +358,7 @@ class DogsOfWarRules(WordsFromModule):
         ]
         built = roster.models(r)
         spread = max(1, len(open_hexes) // max(1, len(built) * 6))
-        facing = 4 if side == BLUE else 1
+        facing = 4 if toward > 0 else 1  # facing the far edge, whichever edge the zone lies on
         for i, m in enumerate(built):
             h = open_hexes[(i * 3 * spread) % len(open_hexes)]
             while state.map.units_at(h):
@@ -375,6 +387,8 @@ class DogsOfWarRules(WordsFromModule):
     def actor(self, state: GameState) -> str | None:
         if free_play(state):
             return "any"
+        if state.phase == "upkeep" and setup.chooser(state):
+            return setup.chooser(state)
         if state.phase == "upkeep" and state.track("choosing"):
             return SIDES[state.track("initiative")]
         if state.phase != "activations":
@@ -462,7 +476,7 @@ class DogsOfWarRules(WordsFromModule):
     def proposal(self, state: GameState) -> Action | None:
         if free_play(state):
             return None
-        if state.phase == "upkeep" and state.track("choosing"):
+        if state.phase == "upkeep" and (state.track("choosing") or setup.chooser(state)):
             return None
         if state.phase in ("upkeep", "morale"):
             return dict(END_PHASE)
@@ -491,6 +505,8 @@ class DogsOfWarRules(WordsFromModule):
             return self.op_fire_shots(state, side, str(state.window["after"]["piece"]))
         if self.actor(state) != side:
             return []
+        if state.phase == "upkeep" and setup.chooser(state):
+            return list(setup.choices(state, side))
         if state.phase == "upkeep":
             return [{"do": "first", "side": s} for s in (side, other(side))]
         a = active(state)
@@ -622,6 +638,8 @@ class DogsOfWarRules(WordsFromModule):
     def _upkeep(self, state: GameState, dice: Dice) -> list[str]:
         """Start of turn: bleeding and survivability (A4), waking (l.511), khat
         (l.1410), run fatigue (l.201), fresh AP, initiative (l.185)."""
+        if setup.pending(state):
+            return setup.start(state, dice)
         lines: list[str] = []
         med = data().rules["medical"]
         ran_before = set(state.marks.get("ran", ()))
@@ -688,6 +706,15 @@ class DogsOfWarRules(WordsFromModule):
         return [
             f"initiative: blue {b}, red {r}; {SIDES[winner]} wins and chooses who activates first (l.187)"
         ]
+
+    def _do_edge(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        return setup.take_edge(state, str(action["side"]), str(action["region"]), dice)
+
+    def _do_place_first(self, state: GameState, action: Action, dice: Dice) -> list[str]:
+        """The placement winner's choice; both sides place, then the turn's start goes on."""
+        order = setup.placing_order(state, str(action["side"]))
+        self._place(state, order)
+        return [f"{order[0]} places his models first, then {order[1]} (l.181)", *self._upkeep(state, dice)]
 
     def _do_first(self, state: GameState, action: Action, dice: Dice) -> list[str]:
         """The initiative winner's choice: activate first, or let the opponent (l.187)."""
@@ -1001,15 +1028,15 @@ class DogsOfWarRules(WordsFromModule):
                 continue
             o = odds if victim.id == target.id else combat.to_hit(state, shooter, victim, w, mode, aimed)
             lines.append(
-                f"to hit {victim.id}: {o.need} or less (" + ", ".join(f"{k} {v:+d}" for k, v in o.parts) + ")"
+                f"to hit {victim.id}: {needs(o.need)} (" + ", ".join(f"{k} {v:+d}" for k, v in o.parts) + ")"
             )
             for _ in range(n):
-                face = dice.d10(f"to hit {victim.id}: {o.need} or less")
+                face = dice.d10(f"to hit {victim.id}: {needs(o.need)}")
                 hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit and reroll:
                     reroll = False
                     state.mark("reroll-used", shooter.id)
-                    face = dice.d10(f"Expert Rifleman re-roll (l.972): {o.need} or less")
+                    face = dice.d10(f"Expert Rifleman re-roll (l.972): {needs(o.need)}")
                     hit = face == 1 or (face != 10 and face <= o.need)
                 if not hit:
                     continue
@@ -1060,9 +1087,9 @@ class DogsOfWarRules(WordsFromModule):
     ) -> list[str]:
         """A launcher round: to hit as a shot; a miss deviates like a grenade (project)."""
         odds = combat.to_hit(state, shooter, target, w, "ss")
-        face = dice.d10(f"to hit {target.id}: {odds.need} or less")
+        face = dice.d10(f"to hit {target.id}: {needs(odds.need)}")
         centre = target.hex
-        lines = [f"to hit: {odds.need} or less, rolled {face}"]
+        lines = [f"to hit: {needs(odds.need)}, rolled {face}"]
         if not (face == 1 or (face != 10 and face <= odds.need)):
             dev = grenade_deviation(shooter.hex, target.hex, _Faces(dice, "deviation"))  # type: ignore[arg-type]
             centre = dev.lands
@@ -1154,7 +1181,7 @@ class DogsOfWarRules(WordsFromModule):
         a_cq = num(p, "cq") + sum(v for _, v in mine)
         d_cq = num(t, "cq") + sum(v for _, v in theirs)
         need = combat.cq_need(a_cq, d_cq)
-        face = dice.d10(f"close quarters: {need} or less")
+        face = dice.d10(f"close quarters: {needs(need)}")
         hit = face == 1 or (face != 10 and face <= need)
         parts = ", ".join(f"{k} {v:+d}" for k, v in mine + [(f"{t.id}'s {k}", -v) for k, v in theirs])
         lines = [f"{p.id} attacks {t.id} hand to hand with {w.name}: CQ {a_cq} against {d_cq}, "
@@ -1188,7 +1215,7 @@ class DogsOfWarRules(WordsFromModule):
                 if band["from"] <= rng <= band["to"]:
                     mod = band["to_hit"]
         need = num(p, "wp") + mod
-        face = dice.d10(f"grenade at {t.id}: {need} or less")
+        face = dice.d10(f"grenade at {t.id}: {needs(need)}")
         lines = [
             f"{p.id} throws a {w.name} at {t.id} ({rng} in{', a difficult throw' if difficult else ''}): {need} or less, rolled {face}"
         ]
@@ -1224,7 +1251,7 @@ class DogsOfWarRules(WordsFromModule):
         captured) loses at once, one whose models are all broken loses at the end of the
         turn; after the last turn, the higher score of points of enemies put out of the
         fight plus 50 an objective held wins."""
-        if free_play(state) or state.phase == "setup":
+        if free_play(state) or state.phase == "setup" or setup.pending(state):
             return None
         left = {s: [p for p in fighting(state, s)] for s in SIDES}
         if not left[BLUE] and not left[RED]:
@@ -1247,6 +1274,24 @@ class DogsOfWarRules(WordsFromModule):
         return None
 
 
+def needs(need: int) -> str:
+    """A to-hit number in words: below 1 only a natural 1 hits, from 10 all but a 10
+    (ROLL "TO HIT" DICE l.414); found playing under Xvfb: "-2 or less" puzzled."""
+    if need < 1:
+        return f"a natural 1 only (needs {need})"
+    if need > 9:
+        return f"anything but a 10 (needs {need})"
+    return f"{need} or less"
+
+
+def _toward_middle(board: Any, zone_row: float) -> int:
+    """+1 when a set-up zone lies north of the map's middle (its models face south),
+    -1 when south: a scenario may put either side on either edge."""
+    rows = [h.r + h.q / 2 for h in board.grid.hexes()]
+    middle = (min(rows) + max(rows)) / 2
+    return 1 if zone_row < middle else -1
+
+
 def _facing(a: Hex, b: Hex) -> int | None:
     from tabletop.hexgrid import DIRECTIONS
 
@@ -1266,17 +1311,19 @@ def model_points(piece: Piece) -> int:
 def score(state: GameState) -> dict[str, int]:
     """Each side's points: enemy models put out of the fight (dead, unconscious,
     captured, broken) at their share of their team's points, and 50 an objective held
-    (an able, unbroken model of the side within 1 inch and none of the enemy's)."""
+    (an able, unbroken model of the side within 1 inch and none of the enemy's; a
+    scenario may price its objectives otherwise: ``game: objective-points``)."""
     out = {BLUE: 0, RED: 0}
     for p in models(state) + state.box(CAPTURED):
         gone = state.where(p.id) == CAPTURED or not able(p) or p.has(BROKEN)
         if gone and p.side in out:
             out[other(str(p.side))] += model_points(p)
+    worth = state.track("objective-points") or OBJECTIVE_POINTS
     for label in state.marks.get("objectives", ()):
         h = state.board.hex_of(label)
         near = {s for s in SIDES for p in fighting(state, s) if distance(p.hex, h) <= 1 and not p.has(BROKEN)}
         if len(near) == 1:
-            out[near.pop()] += 50
+            out[near.pop()] += worth
     return out
 
 

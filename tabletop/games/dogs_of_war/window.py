@@ -29,7 +29,8 @@ class DogsOfWarExtras(NoExtras):
         state = state_of(seen)
         piece = _unit(state, selected)
         if piece is None or piece.attr("faction") is None:
-            return ()
+            names = state.marks.get("rosters")
+            return (Panel("rosters", "Rosters (army building)", roster_rows(names)),) if names else ()
         out = [Panel("sheet", f"Model sheet: {piece.id}", sheet_rows(piece))]
         if not isinstance(seen, SideView) or piece.side == seen.side:
             out.append(Panel("to-hit", f"To hit: {piece.id}", odds_rows(state, piece)))
@@ -41,6 +42,44 @@ class DogsOfWarExtras(NoExtras):
             return ()
         side = seen.side if isinstance(seen, SideView) else None
         return tuple(op_fire_watch(state, s) for s in ((side,) if side else ruleset.SIDES))
+
+
+def roster_rows(names: Sequence[str]) -> list[Row]:
+    """Each side's roster (BUILDING PHASE l.167): its points against the budget, its
+    teams, what each faction's list refuses (fixed weapons, a bloc it may not buy) and
+    every problem ``roster.check`` finds, in its own words (issue 16 item 2)."""
+    from . import roster
+    from .data import data
+
+    rows: list[Row] = []
+    for side, name in zip(ruleset.SIDES, names, strict=False):
+        r = roster.load(name)
+        problems = roster.check(r, name)
+        spent = "?" if problems else str(roster.cost(r))
+        rows.append(Row(f"{side}: {r.get('name', name)}", "strong"))
+        rows.append(
+            Row(
+                f"{spent} of {r.get('budget')} points ({roster.path_of(name).name})",
+                "bad" if problems else "good",
+            )
+        )
+        for team in r.get("teams") or ():
+            f = data().factions.get(str(team.get("faction")))
+            if f is None:
+                continue
+            refuses = []
+            if f.weapons_fixed and not team.get("upgrade"):
+                refuses.append("weapons the list does not offer")
+            if f.excluded_blocs:
+                refuses.append(f"no {', '.join(sorted(f.excluded_blocs))} weapons")
+            rows.append(Row(f"team {team.get('id', f.key)}: {f.name}, {f.points} points ({f.lines})"))
+            if refuses:
+                rows.append(Row(f"refused: {'; '.join(refuses)}", "dim"))
+        rows += [Row(f"refused: {p}", "bad") for p in problems]
+    rows.append(
+        Row("build one: python -m tabletop.games.dogs_of_war.roster (tabletop validate checks it)", "dim")
+    )
+    return rows
 
 
 def _unit(state: GameState, piece_id: str | None) -> Piece | None:

@@ -36,7 +36,13 @@ def phase_rules(state: GameState) -> list[str]:
     if free_play(state):
         return []
     text = phase_texts().get(state.phase, {})
-    return [*text.get("rules", []), *(f"project's choice: {c}" for c in text.get("choices", []))]
+    mine = [f"project's choice: {c}" for c in text.get("choices", [])]
+    scenario = [
+        f"scenario's choice (project's): {c}"
+        for c in state.marks.get("scenario-choices", ())
+        if state.phase in ("upkeep", "morale")  # set-up and victory: where they apply
+    ]
+    return [*text.get("rules", []), *mine, *scenario]
 
 
 def status(state: GameState) -> str:
@@ -46,7 +52,9 @@ def status(state: GameState) -> str:
     points = score(state)
     parts = [f"{side} {len(fighting(state, side))} fighting, {points[side]} points" for side in SIDES]
     turns = state.track("turns")
-    return " · ".join(parts) + (f" · last turn {turns}" if turns else "")
+    a = active(state)
+    acting = f" · acting: {short(a.id)}, {num(a, 'ap')} AP" if a is not None else ""
+    return " · ".join(parts) + (f" · last turn {turns}" if turns else "") + acting
 
 
 def unit_lines(state: GameState, piece: Piece) -> list[str]:
@@ -63,13 +71,69 @@ def unit_lines(state: GameState, piece: Piece) -> list[str]:
     return lines
 
 
+def short(ident: str) -> str:
+    """A model's id without its side letter, in words: r-militia-scout -> militia scout."""
+    return ident[2:].replace("-", " ") if ident[:2] in ("b-", "r-") else ident
+
+
+def own(action: Action) -> str | None:
+    """The active model's own action, short (the game box lists his choices, so his name
+    need not fill every row: found playing under Xvfb, three-line rows pushed the
+    '... more' line out of the box); None for what is not his."""
+    do = str(action.get("do"))
+    target = short(str(action.get("target", "")))
+    if do == "fire":
+        aimed = ", aimed" if action.get("aimed") else ""
+        return f"fire {MODES.get(str(action.get('mode')), '')}{aimed} at {target}"
+    if do == "launch":
+        return f"launcher at {target}"
+    if do == "throw":
+        return f"throw a {action.get('grenade')} at {target}"
+    if do == "cq":
+        return f"hand to hand at {target} ({action.get('weapon')})"
+    if do == "move":
+        return f"{action.get('order', 'walk')} to {action.get('to')}"
+    if do == "done":
+        return "end the activation"
+    if do in ("prone", "stand", "fix-bayonet"):
+        return do.replace("-", " ")
+    if do == "op-fire":
+        return "op-fire: 10 AP, then 6 to fire in his turn"
+    if do == "bandage":
+        return f"bandage {'himself' if action.get('target') == action.get('piece') else target} (5 AP)"
+    if do in ("wake", "treat", "carry", "drop", "demand"):
+        verb = {
+            "wake": "wake",
+            "treat": "treat",
+            "carry": "carry",
+            "drop": "put down",
+            "demand": "demand surrender of",
+        }
+        return f"{verb[do]} {target}"
+    if do == "set-charge":
+        size = f" ({int(action.get('size', 1)) / 4:g} lb)" if action.get("kind") == "c4" else ""
+        return f"set the {str(action.get('kind')).replace('-', ' ')}{size} at {action.get('at')}"
+    if do == "detonate":
+        kind, at = str(action.get("charge", "?|?")).split("|")[:2]
+        return f"blow the {kind.replace('-', ' ')} at {at} (1 AP)"
+    return None
+
+
 def describe(state: GameState, action: Action) -> str:
     """An action in words."""
     do = str(action.get("do"))
     who = str(action.get("piece", ""))
     target = str(action.get("target", ""))
+    a = active(state)
+    mine = own(action) if a is not None and a.id == who and state.window is None else None
+    if mine is not None:
+        return mine
     if do == "first":
         return f"{action.get('side')} activates first"
+    if do == "edge":
+        return f"{action.get('side')} sets up on the {str(action.get('region')).removeprefix('setup-')} edge (l.181)"
+    if do == "place-first":
+        return f"{action.get('side')} places his models first (l.181)"
     if do == "activate":
         return f"activate {who}"
     if do == "step":
