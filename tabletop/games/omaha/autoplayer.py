@@ -33,7 +33,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import attacks as atk
-from . import german, landing, us_actions, victory
+from . import data, german, landing, us_actions, victory
 from .command import MOVED
 from .common import (
     DISRUPTED,
@@ -57,6 +57,23 @@ SCORE = "VP at the end: positions held and free of Germans (VP positions 3, othe
 VALUE = {"defeated": 10, "reveal-again": 4, "drop-depth": 2, "disrupted": 2, "none": 0, "add-depth": -2,
          "unreveal": -1, "us-disrupted": -3}  # fmt: skip
 DANGER = {"intense": 3, "steady": 2, "sporadic": 1}
+
+
+def loss_cost(unit: Piece, *, catastrophic: bool) -> int:
+    """What one step lost costs the US (the bot's choice of who takes a tied hit or a
+    mine): a non-ranger infantry company that has already lost a step goes to the
+    catastrophic loss box under German fire (omaha 4: -1 VP, gap G12) - the worst; a
+    last step is a unit gone; a full company made fragile comes next; any other loss
+    (a tank's, an AT gun's, a ranger's) is the cheapest."""
+    infantry = unit.type in data.rules()["fire"]["catastrophic_types"]
+    lost = full_steps(unit) - unit.steps
+    if infantry and catastrophic and lost + 1 >= 2:
+        return 10
+    if unit.steps <= 1:
+        return 6
+    if infantry and lost == 0:
+        return 3
+    return 2 if infantry else 1
 
 
 def assess(state: GameState) -> tuple[str, int]:
@@ -95,12 +112,12 @@ class LandingBot:
         if inspired:
             return inspired[0]
 
-        def key(a: Action) -> tuple[bool, bool, int, str]:
+        def key(a: Action) -> tuple[int, int, str]:
             try:
                 p = state.map.piece(str(a.get("unit")))
             except KeyError:
-                return (True, True, 0, "")
-            return (p.steps <= 1, p.type == "ranger", -p.steps, p.id)
+                return (99, 0, "")
+            return (loss_cost(p, catastrophic=True), -p.steps, p.id)
 
         hits = [a for a in options if a.get("do") == "german-hit"]
         return min(hits, key=key) if hits else options[0]
@@ -120,9 +137,8 @@ class LandingBot:
         if state.marks.get(landing.ASK_RANGER):
             return {"do": "ranger-drift", "unit": state.marks[landing.ASK_RANGER][0], "left": 0}
         options = view.choices
-        return max(options, key=lambda a: (state.map.piece(str(a["unit"])).steps > 1,
-                                           state.map.piece(str(a["unit"])).type != "ranger",
-                                           state.map.piece(str(a["unit"])).steps, str(a["unit"])))  # fmt: skip
+        return min(options, key=lambda a: (loss_cost(state.map.piece(str(a["unit"])), catastrophic=False),
+                                           -state.map.piece(str(a["unit"])).steps, str(a["unit"])))  # fmt: skip
 
     def _wade(self, state: GameState) -> Action | None:
         board = state.board
@@ -195,6 +211,7 @@ def _ground_distance(board: Map, cls: str, goals: frozenset[Hex]) -> dict[Hex, i
 class TacticalBot(LandingBot):
     """The US autoplayer (see the module doc)."""
 
+    free_barrages_only = True
     cautious = False  # stepping only into lighter fire stalls the attack (no attack in 8 standard games)
 
     def choose(self, view: SideView) -> Action:
@@ -274,6 +291,8 @@ class TacticalBot(LandingBot):
         targets.sort(key=lambda t: (-self._threat(state, t), board.label(t)))
         for u in self._ready(state):
             if u.type not in ("tank", "artillery") or DISRUPTED in u.status:
+                continue
+            if self.free_barrages_only and us_actions.free_reason(state, u, "barrage") is None:
                 continue
             for t in targets:
                 a = {"do": "barrage", "unit": u.id, "target": board.label(t)}
@@ -377,6 +396,12 @@ class TacticalBot(LandingBot):
                 best = ((danger, board.label(n)), a)
         return best[1] if best else None
 
+    @staticmethod
+    def _concentrated(state: GameState, h: Hex, adding: int) -> bool:
+        """Whether ``adding`` steps in ``h`` make a concentrated target there (omaha 4)."""
+        there = sum(p.steps for p in state.map.units_at(h) if p.side == US and p.type not in LEADERS)
+        return there + adding >= int(data.rules()["fire"]["concentrated_steps"])
+
     def _best_step(self, state: GameState, unit: Piece, free_only: bool) -> Action | None:
         board = state.board
         if self._fragile(unit) and state.map.terrain_at(unit.hex) != "sea":
@@ -407,6 +432,8 @@ class TacticalBot(LandingBot):
             if us_actions.refusal(state, a) is not None:
                 continue
             danger = DANGER.get(fire[n][1], 0) if n in fire else 0
+            if danger and self._concentrated(state, n, unit.steps):
+                danger += 3  # a stack of 5+ steps is hit whatever the card's symbols (omaha 4)
             score = (dist[n], danger, board.label(n))
             if best is None or score < best[0]:
                 best = (score, a)
@@ -437,8 +464,7 @@ class TacticalBot(LandingBot):
             mates = [m for m in self._movers(state) if m.hex == u.hex and m.id != u.id
                      and us_actions.free_reason(state, m, "move") is None]  # fmt: skip
             to = state.board.hex_of(str(a["to"]))
-            if (mates and stack_count(state, to) == 0 and state.map.terrain_at(u.hex) != "sea") or (
-                    mates and state.map.terrain_at(u.hex) == "sea" and stack_count(state, to) == 0):  # fmt: skip
+            if mates and stack_count(state, to) == 0:
                 pair = {**a, "with": mates[0].id}
                 if us_actions.refusal(state, pair) is None:
                     return pair
