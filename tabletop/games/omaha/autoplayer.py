@@ -33,7 +33,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import attacks as atk
-from . import data, german, landing, us_actions, victory
+from . import data, engineers, german, landing, us_actions, victory
 from .command import MOVED
 from .common import (
     DISRUPTED,
@@ -41,6 +41,7 @@ from .common import (
     US,
     at,
     col_row,
+    extended,
     full_steps,
     landing_boxes,
     sector_of,
@@ -218,12 +219,64 @@ class TacticalBot(LandingBot):
         state = view.state
         if state.phase != "us-action":
             return super().choose(view)
-        for step in (self._attack, self._naval, self._barrage, self._markers, self._clear, self._occupy,
+        for step in (self._bases, self._command_posts, self._attack, self._naval, self._barrage, self._markers, self._clear, self._occupy,
                      self._free_move, self._paid_move, self._leader_move):  # fmt: skip
             action = step(state)
             if action is not None and self.rules.refusal(state, action) is None:
                 return action
         return dict(END_PHASE)
+
+    # -- extended turns: engineer bases and command posts (omaha 7, 8)
+
+    def _bases(self, state: GameState) -> Action | None:
+        """Each Division's base where its range holds the most US units that would
+        begin a move on ground traffic management frees (omaha 7 EXT)."""
+        if not extended(state):
+            return None
+        board = state.board
+        terrain = set(engineers.cfg()["traffic_terrain"])
+        units = [u for u in us_units(state) if u.type not in LEADERS and state.map.terrain_at(u.hex) in terrain]
+        most = int(engineers.cfg()["range"])
+        for division in engineers.divisions():
+            if state.marked(engineers.BASED, division):
+                continue
+            old = engineers.base_of(state, division)
+            def served(h: Hex) -> int:
+                return sum(1 for u in units if distance(u.hex, h) <= most)
+            best = (served(old.hex) if old is not None else 0, "")
+            for h in sorted(board.grid.hexes(), key=board.label):
+                if state.map.terrain_at(h) != "beach" or (old is not None and distance(old.hex, h) > 2):
+                    continue
+                n = served(h)
+                if n > best[0] and engineers.refusal(state, division, board.label(h)) is None:
+                    best = (n, board.label(h))
+            if best[1]:
+                return {"do": "engineer-base", "division": division, "to": best[1]}
+        return None
+
+    def _command_posts(self, state: GameState) -> Action | None:
+        """An HQ with 3+ units within the CP range establishes a Command Post; a CP
+        advances to the neighbouring hex whose range holds more units (omaha 8 EXT)."""
+        if not extended(state):
+            return None
+        board = state.board
+        units = [u for u in us_units(state) if u.type not in LEADERS]
+        most = int(us_actions.attacks()["command"]["cp_range"])
+        def near(h: Hex) -> int:
+            return sum(1 for u in units if distance(u.hex, h) <= most)
+        for lead in self._ready(state):
+            if lead.type == "hq" and not state.marked(MOVED, lead.id) and near(lead.hex) >= 3:
+                a: Action = {"do": "establish-cp", "unit": lead.id}
+                if us_actions.refusal(state, a) is None:
+                    return a
+            if lead.type == "command-post":
+                here = near(lead.hex)
+                for n in sorted(neighbors(lead.hex), key=lambda h: (-near(h), board.label(h))):
+                    if board.grid.contains(n) and near(n) > here:
+                        a = {"do": "advance-cp", "unit": lead.id, "to": board.label(n)}
+                        if us_actions.refusal(state, a) is None:
+                            return a
+        return None
 
     # -- fighting
 

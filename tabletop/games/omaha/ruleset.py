@@ -68,7 +68,7 @@ US_DECIDES = frozenset({"land-place", "land-delay", "ranger-drift", "mine-loss",
 STEPS = "german-steps"  # the German phase's steps done this turn
 MOVED = "us-moved"
 ACTIONS_LEFT = "actions:"  # + sector
-TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, actions.ADVANCING, "advanced", german.HIT_PHASE, MOVED, "underwater-done")
+TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, actions.ADVANCING, "advanced", german.HIT_PHASE, MOVED, "underwater-done", "artillery-fired")
 
 
 def _fresh_deck() -> Deck:
