@@ -48,9 +48,10 @@ from .common import (
     stack_count,
     us_units,
 )
-from .fields import position_keys
-from .movement import active_fields, default_rules, road_kinds
+from .fields import fields, position_keys
+from .movement import active_fields, active_positions, default_rules, road_kinds
 from .ruleset import OmahaRules
+from .usdata import attacks
 
 SIDE = US
 SIM_BY = "length"
@@ -84,6 +85,25 @@ def assess(state: GameState) -> tuple[str, int]:
 
 def ranks() -> list[str]:
     return victory.ranks()
+
+
+def _box_danger(state: GameState) -> dict[Hex, int]:
+    """Per hex, the fire of every active German position over it (DANGER weights)."""
+    by_position = fields(state.board).by_position
+    out: dict[Hex, int] = {}
+    for key in active_positions(state.map):
+        for h, intensity in by_position.get(key, {}).items():
+            out[h] = out.get(h, 0) + DANGER[intensity]
+    return out
+
+
+def _landing_risk(state: GameState, box: Hex, danger: dict[Hex, int]) -> float:
+    """The fire a unit placed in ``box`` expects: half the box's own, half the mean of
+    the boxes 1-3 to its left, where 9.2 drift mostly takes it."""
+    col, row = col_row(state.board, box)
+    drift = [h for d in (1, 2, 3) if (h := at(state.board, col - d, row)) is not None]
+    after = sum(danger.get(h, 0) for h in drift) / len(drift) if drift else danger.get(box, 0)
+    return danger.get(box, 0) / 2 + after / 2
 
 
 class LandingBot:
@@ -132,8 +152,10 @@ class LandingBot:
             if not legal:
                 return {"do": "land-delay", "unit": unit.id}
             charlie = state.board.regions["beach-charlie"].hexes
+            danger = _box_danger(state)
             best = min(legal, key=lambda h: (0 if (h in charlie) == (unit.type == "ranger") else 1,
-                                             stack_count(state, h), -col_row(state.board, h)[0]))  # fmt: skip
+                                             _landing_risk(state, h, danger) + 2 * stack_count(state, h),
+                                             -col_row(state.board, h)[0]))  # fmt: skip
             return {"do": "land-place", "unit": unit.id, "to": state.board.label(best)}
         if state.marks.get(landing.ASK_RANGER):
             return {"do": "ranger-drift", "unit": state.marks[landing.ASK_RANGER][0], "left": 0}
@@ -219,8 +241,10 @@ class TacticalBot(LandingBot):
         state = view.state
         if state.phase != "us-action":
             return super().choose(view)
-        for step in (self._bases, self._command_posts, self._attack, self._naval, self._barrage, self._markers, self._clear, self._occupy,
-                     self._free_move, self._paid_move, self._leader_move):  # fmt: skip
+        # naval barrages last: their Disrupted lasts to the German fire all the same, and
+        # the sector's marker stays free for an attack the phase's moves set up (+9, 6.2)
+        for step in (self._bases, self._command_posts, self._attack, self._barrage, self._markers, self._clear,
+                     self._occupy, self._free_move, self._paid_move, self._leader_move, self._naval):  # fmt: skip
             action = step(state)
             if action is not None and self.rules.refusal(state, action) is None:
                 return action
@@ -261,7 +285,7 @@ class TacticalBot(LandingBot):
             return None
         board = state.board
         units = [u for u in us_units(state) if u.type not in LEADERS]
-        most = int(us_actions.attacks()["command"]["cp_range"])
+        most = int(attacks()["command"]["cp_range"])
         def near(h: Hex) -> int:
             return sum(1 for u in units if distance(u.hex, h) <= most)
         for lead in self._ready(state):
@@ -271,8 +295,9 @@ class TacticalBot(LandingBot):
                     return a
             if lead.type == "command-post":
                 here = near(lead.hex)
-                for n in sorted(neighbors(lead.hex), key=lambda h: (-near(h), board.label(h))):
-                    if board.grid.contains(n) and near(n) > here:
+                ring = [n for n in neighbors(lead.hex) if board.grid.contains(n)]
+                for n in sorted(ring, key=lambda h: (-near(h), board.label(h))):
+                    if near(n) > here:
                         a = {"do": "advance-cp", "unit": lead.id, "to": board.label(n)}
                         if us_actions.refusal(state, a) is None:
                             return a
@@ -528,10 +553,19 @@ class TacticalBot(LandingBot):
         """Leaders last: to the neighbouring hex next to the most US units (command)."""
         board = state.board
         units = [u for u in us_units(state) if u.type not in LEADERS]
+        german_hexes = {p.hex for p in state.map.pieces() if p.side == "german" and p.kind == "unit"}
+        front = [u for u in units if u.type in atk.INFANTRY and any(distance(u.hex, g) == 1 for g in german_hexes)]
+
+        def pull(h: Hex) -> int:
+            """Units in command from ``h``; infantry next to a German hex count 4 (an
+            HQ gives them a radio, so naval fire may support their attack, 6.2)."""
+            return (sum(1 for u in units if distance(u.hex, h) <= 1)
+                    + 3 * sum(1 for u in front if distance(u.hex, h) <= 1))  # fmt: skip
+
         for lead in self._ready(state):
             if lead.type not in ("hq", "general") or state.marked(MOVED, lead.id):
                 continue
-            here = sum(1 for u in units if distance(u.hex, lead.hex) <= 1)
+            here = pull(lead.hex)
             best: tuple[int, str] | None = None
             for n in neighbors(lead.hex):
                 if not board.grid.contains(n):
@@ -539,7 +573,7 @@ class TacticalBot(LandingBot):
                 a = {"do": "move", "unit": lead.id, "to": board.label(n)}
                 if us_actions.refusal(state, a) is not None:
                     continue
-                near = sum(1 for u in units if distance(u.hex, n) <= 1)
+                near = pull(n)
                 if near > here and (best is None or near > best[0]):
                     best = (near, board.label(n))
             if best is not None:
@@ -559,7 +593,8 @@ class RandomBot:
         self.random = random.Random(seed)
 
     def choose(self, view: SideView) -> Action:
-        return self.random.choice(view.choices)
+        """The attack builder's picks plan and play nothing: not among its choices."""
+        return self.random.choice([a for a in view.choices if a.get("do") != "attack-pick"])
 
 
 def random_bot() -> RandomBot:

@@ -28,7 +28,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import attacks as atk
-from . import data, engineers, fields, german, landing
+from . import builder, data, engineers, fields, german, landing
 from .barrages import barrage, naval_barrage
 from .command import MOVED, in_command
 from .common import (
@@ -53,7 +53,7 @@ ACTIONS_LEFT = "actions:"  # + sector: the ruleset's budget track
 CLEARED = "cleared:"  # + sector: obstacle hexes cleared this phase
 REVERTED = "cp-reverted"
 ACTIONS = ("move", "rally", "climb-cliff", "drop-climb", "attack", "barrage", "naval-barrage",
-           "clear-obstacle", "establish-cp", "revert-cp", "advance-cp", "engineer-base")  # fmt: skip
+           "clear-obstacle", "establish-cp", "revert-cp", "advance-cp", "engineer-base", "attack-pick")  # fmt: skip
 CLIMB, CLIMB_CLIFF = "climb", "climb-cliff"
 INFANTRY_TYPES = ("infantry", "ranger", "heavy-infantry")
 
@@ -67,6 +67,7 @@ def begin(state: GameState) -> list[str]:
     naval = attacks()["naval_markers"]
     for mark in (ACTED, MOVED, atk.STRUCK, atk.BARRAGED, REVERTED, engineers.BASED):
         state.marks.pop(mark, None)
+    builder.clear(state)
     for s in SECTORS:
         state.tracks[ACTIONS_LEFT + s] = per
         state.tracks[atk.NAVAL + s] = int(naval["per_sector"]) if state.turn >= int(naval["from_turn"]) else 0
@@ -204,6 +205,8 @@ def refusal(state: GameState, action: Action) -> str | None:
         return engineers.refusal(state, action.get("division"), action.get("to"))
     if do == "advance-cp":
         return _advance_cp_refusal(state, action)
+    if do == "attack-pick":
+        return _pick_refusal(state, action)
     return f"no US action {do!r} ({', '.join(ACTIONS)})"
 
 
@@ -267,6 +270,31 @@ def _simple_refusal(state: GameState, action: Action) -> str | None:
         return None
     if do == "revert-cp":
         return None if unit.type == "command-post" else f"{unit.id} is not a Command Post ({rule('8')})"
+    return None
+
+
+def _pick_refusal(state: GameState, action: Action) -> str | None:
+    """The attack builder: a unit joins the attack on a German hex if it may take part
+    in one now (6.2, 9.8, 10); a picked unit may always be taken out."""
+    target, why = _hex(state, action.get("target"))
+    if why:
+        return why
+    assert target is not None
+    label = state.board.label(target)
+    if not atk.germans_at(state, target):
+        return f"no German unit in {label} ({rule('6.2')})"
+    if state.marked(atk.STRUCK, label) or state.marked(atk.BARRAGED, label):
+        return f"{label} has been attacked or barraged this phase: no second attack ({rule('6.2')})"
+    unit, why = _unit(state, action.get("unit"))
+    if why:
+        return why
+    assert unit is not None
+    if unit.id in builder.draft(state, label):
+        return None
+    ready = [u for u in us_units(state) if not state.marked(ACTED, u.id)]
+    if unit.id not in {u.id for u in attack_party(state, target, ready)}:
+        return (f"{unit.id} may not take part in an attack on {label} now: infantry adjacent, supporters in "
+                f"range and command ({rule('6.2')}, {rule('9.8')}, {rule('10')})")  # fmt: skip
     return None
 
 
@@ -439,6 +467,7 @@ def apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         target = state.board.hex_of(str(action["target"]))
         units, _ = attack_units(state, action)
         paid = _pay(state, cost(state, units, "attack"), units)
+        builder.clear(state, state.board.label(target))
         return [*atk.resolve(state, target, units, bool(action.get("naval")), dice), f"({paid})"]
     if do == "barrage":
         unit = state.map.piece(str(action["unit"]))
@@ -450,6 +479,8 @@ def apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         return naval_barrage(state, state.board.hex_of(str(action["target"])))
     if do == "engineer-base":
         return engineers.place(state, str(action["division"]), state.board.hex_of(str(action["to"])))
+    if do == "attack-pick":
+        return builder.toggle(state, state.board.label(state.board.hex_of(str(action["target"]))), str(action["unit"]))
     if do == "advance-cp":
         unit = state.map.piece(str(action["unit"]))
         state.map.move(unit.id, state.board.hex_of(str(action["to"])))
@@ -607,11 +638,19 @@ def choices(state: GameState) -> list[Action]:
                 if _barrage_refusal(state, a) is None:
                     out.append(a)
         party = attack_party(state, t, units)
-        if party:
+        picked = builder.draft(state, label)
+        parties = [[p.id for p in party]] if party else []
+        if picked and picked not in parties:
+            parties.append(picked)
+        for ids in parties:
             for naval in (False, True):
-                a = {"do": "attack", "target": label, "units": [p.id for p in party], "naval": naval}
+                a = {"do": "attack", "target": label, "units": ids, "naval": naval}
                 if _attack_refusal(state, a) is None:
                     out.append(a)
+        for uid in [*picked, *(p.id for p in party if p.id not in picked)]:
+            a = {"do": "attack-pick", "target": label, "unit": uid}
+            if _pick_refusal(state, a) is None:
+                out.append(a)
         if _naval_refusal(state, {"do": "naval-barrage", "target": label}) is None:
             out.append({"do": "naval-barrage", "target": label})
     out += _ext_choices(state, units)
@@ -698,6 +737,8 @@ def describe(action: Action) -> str | None:
         return f"the {action.get('division')} Division's Engineer Base to {action.get('to')}"
     if do == "advance-cp":
         return f"{action.get('unit')} (Command Post) advances to {action.get('to')}"
+    if do == "attack-pick":
+        return f"attack builder: add {action.get('unit')} to (or take it out of) the attack on {action.get('target')}"
     if do in ("rally", "drop-climb", "climb-cliff", "establish-cp", "revert-cp"):
         words = {"rally": "removes its Disrupted marker", "drop-climb": "removes its climb marker",
                  "climb-cliff": "takes a climb-cliff marker", "establish-cp": "establishes a Command Post",
