@@ -40,6 +40,11 @@ class OmahaExtras(NoExtras):
         if state.phase == "us-action":
             return (actions_panel(state, selected), attack_panel(state, selected), card_panel(state),
                     pools_panel(state))  # fmt: skip
+        if state.phase == "landing":  # no card drawn yet: room for the Boxes panel (issue 18 item 4)
+            from .german import turn_card
+
+            shown = (card_panel(state),) if turn_card(state) is not None else ()
+            return (*shown, landing_panel(state), pools_panel(state))
         return (card_panel(state), landing_panel(state), pools_panel(state))
 
     def opening_hexes(self, state: GameState) -> list[Hex]:
@@ -137,7 +142,8 @@ def attack_panel(state: GameState, selected: str | None) -> Panel:
         ready = [u for u in state.map.pieces() if u.side == "us" and u.kind == "unit" and not state.marked(ACTED, u.id)]
         targets = sorted({p.hex for p in state.map.pieces() if p.side == "german" and p.kind == "unit"},
                          key=state.board.label)  # fmt: skip
-        may = [state.board.label(t) for t in targets if unit.id in {u.id for u in attack_party(state, t, ready)}]
+        may = [state.board.label(t) for t in targets if unit.id not in builder.draft(state, state.board.label(t))
+               and unit.id in {u.id for u in attack_party(state, t, ready)}]  # fmt: skip
         if may:
             rows.append(Row(f"{unit.id} may join an attack on {', '.join(may)}: click 'attack builder: add "
                             f"{unit.id} ...' in the game box", "plain"))  # fmt: skip
