@@ -65,16 +65,23 @@ def test_the_panel_shows_weapons_multipliers_row_and_odds_of_the_built_attack() 
 
 def test_the_odds_of_a_hidden_depth_marker_add_up_and_resolve_again() -> None:
     """9.7: against a hidden Depth marker a reveal result resolves again with the marker
-    revealed; the odds run over the WN Depth markers it may be, and sum to 1."""
+    revealed; the odds run over the 12 WN Depth markers it may be (11 give Disrupted and
+    Depth removed, WD8 - strength 3, FL - only Disrupted), and the attack as played with
+    WD8 ends as the builder's WD8 line said."""
+    from tabletop.games.omaha import german as gm
+
     g, s = _scene()
     german(s, "A2a", "0711", depth="WD8")
     party = [s.map.piece(u) for u in ("E-2-16", "F-2-16")]
-    first, outcomes = builder.odds(s, s.board.hex_of("0711"), party, True)
-    assert first.column == "hidden"
+    first, outcomes = builder.odds(s, s.board.hex_of("0711"), party, False)
+    assert first.column == "hidden" and "reveal-again" in first.results
     assert sum(o.chance for o in outcomes) == pytest.approx(1.0)
-    assert all(o.results[: len(first.results)] == first.results for o in outcomes)
-    if "reveal-again" in first.results:
-        assert len(outcomes) >= 1 and all(len(o.results) > len(first.results) for o in outcomes)
+    by = {o.results: o.chance for o in outcomes}
+    assert by == {("reveal-again", "disrupted", "drop-depth"): pytest.approx(11 / 12),
+                  ("reveal-again", "disrupted"): pytest.approx(1 / 12)}  # fmt: skip
+    g.play({"do": "attack", "target": "0711", "units": ["E-2-16", "F-2-16"], "naval": False})
+    a2a = s.map.piece("A2a")
+    assert "disrupted" in a2a.status and gm.depth_of(s, a2a) is not None  # WD8 stays: the 1/12 line
 
 
 def test_the_committed_attack_is_the_one_built() -> None:
