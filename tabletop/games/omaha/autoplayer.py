@@ -4,18 +4,25 @@ a simple ``landing`` player, and the ``tabletop sim`` judge (victory.py, gap G2)
 Both bots use no dice of their own. ``landing`` (part 1's) only wades ashore. The
 ``tactical`` bot plays the whole US side greedily, one action at a time:
 
-- landing: each arrival to the legal box of its sector with the fewest units, the one
-  furthest right among those (9.2 drifts mostly left), rangers to Charlie; rangers take
-  no drift; a mine or a German-fire tie takes a step from the unit with the most steps,
-  sparing rangers and last steps; a hero is always flipped to save a last step;
-- US Action phase, in this order: attacks whose 9.7 cell is good (the party is every
-  unit allowed, with naval fire when it helps; trimmed to the sector budget); naval
-  barrages on the German hex whose field holds the most US steps; tank and artillery
-  barrages; the free marker actions (Disrupted, climb); obstacle clearing in front of
-  the boxes; free moves, then paid moves toward the nearest German position still to
-  take (adjacent to a held one, into an empty one), avoiding over-stacking and, off the
-  shortest path, the intense fields; leaders move last, to the hex next to the most
-  units (they command the next phase's free actions);
+- landing: each arrival to the legal box of its sector that expects the least fire (its
+  own and, half-weighted, that of the 1-3 boxes to its left where 9.2 drift takes it),
+  spreading units over boxes, rangers to Charlie; rangers take no drift; a mine or a
+  German-fire tie takes the step whose loss costs least (``loss_cost``: never a
+  company one loss from the catastrophic loss box, then no last step, then no full
+  company made fragile); a hero is always flipped to save a last step;
+- US Action phase, in this order: in EXT turns each Division's Engineer Base where its
+  range holds the most units on traffic-managed ground, an HQ with 3+ units near it
+  becomes a Command Post and a CP advances toward more units (omaha 7, 8); attacks whose
+  9.7 cell is good (the party is every unit allowed, with naval fire when it helps;
+  trimmed to the sector budget); tank and artillery barrages only when they are free
+  (a paid barrage rarely Disrupts: the budget goes to moves); the free marker actions
+  (Disrupted, climb); obstacle clearing in front of the boxes; free moves, then paid
+  moves toward the nearest German position still to take (adjacent to a held one, into
+  an empty one), avoiding over-stacking, 5-step stacks under fire and, off the shortest
+  path, the intense fields; leaders last, to the hex next to the most units, infantry
+  next to a German hex counting 4 (an HQ gives them the radio naval support needs);
+  naval barrages last, on the German hex whose field holds the most US steps (the
+  sector's marker stays free for an attack the moves set up);
 - end of turn: an over-stacked hex loses its unit with the fewest steps.
 """
 
