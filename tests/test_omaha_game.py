@@ -238,7 +238,7 @@ def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
 
     g = game(1)
     panels = {p.key: p for p in extras().panels(g.state, None)}
-    assert set(panels) == {"omaha-card", "omaha-landing", "omaha-pools"}
+    assert set(panels) == {"omaha-landing", "omaha-pools"}  # no card drawn yet in the Landing
     assert any("to place:" in r.text for r in panels["omaha-landing"].rows)
     assert any(r.text.startswith("Tactical pool: 6") for r in panels["omaha-pools"].rows)
     bot = LandingBot()
@@ -248,7 +248,7 @@ def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
     panels = {p.key: p for p in extras().panels(g.state, None)}
     rows = [r.text for r in panels["omaha-card"].rows]
     assert card is not None and rows[0].startswith(f"action {card.action}")
-    assert set(panels) == {"omaha-actions", "omaha-card", "omaha-pools"}  # the US Action phase's
+    assert set(panels) == {"omaha-actions", "omaha-attack", "omaha-card", "omaha-pools"}  # the US Action phase's
 
 
 def test_the_one_hex_moves_offered_are_the_movement_policys_reach() -> None:

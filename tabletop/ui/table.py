@@ -14,7 +14,7 @@ from tabletop.engine.los import LosPolicy
 from tabletop.engine.movement import MovePolicy
 from tabletop.engine.newgame import auto_setup, load_game, new_game
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
-from tabletop.games import los_policy, move_policy, ruleset
+from tabletop.games import los_policy, move_policy, rule_system, ruleset
 
 from .app import App, Component
 
@@ -157,7 +157,21 @@ def open_table(
     save_phase.app = app
     game.on_phase_end = save_phase
     save_phase.started = autosave is not None
+    open_on(app, key)
     return app
+
+
+def open_on(app: App, rules: str | None) -> None:
+    """A rule system whose window extras name ``opening_hexes(state)`` opens the window
+    on those hexes (a map too wide to read whole: D-Day at Omaha Beach's beach); Home
+    still shows the whole map."""
+    system = rule_system(rules)
+    if system is None or system.window is None:
+        return
+    hexes = list(getattr(system.window(), "opening_hexes", lambda _s: [])(app.play.state))
+    if hexes:
+        xs, ys = zip(*(app.view.center(h) for h in hexes), strict=True)
+        app.camera.fit((min(xs), min(ys), max(xs), max(ys)))
 
 
 def open_game(

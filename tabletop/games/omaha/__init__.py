@@ -12,7 +12,11 @@ Part 1 of the game (issue 17): ``data`` reads the authored data (``rules.yaml``,
 ``cards.yaml``, ``germans.yaml``, ``us.yaml``, ``phases.yaml``); ``ruleset`` is the turn
 machine, ``landing`` the landing (omaha 1, 9.2), ``german`` the German side (omaha 2, 4,
 5, 9.3), ``actions`` the section 3 action table, ``tables`` what ``tabletop tables omaha``
-prints, ``autoplayer`` a part-1 US player and the sim judge (the American side is part 2's).
+prints, ``autoplayer`` the US players (``tactical``, ``landing``, ``random``) and the sim judge.
+
+Part 2 (issue 18): ``us_actions`` the US Action phase (omaha 6-8), ``attacks`` and
+``barrages`` 6.2-6.5 with 9.5-9.8, ``command`` HQs, Generals and CPs, ``engineers``
+the EXT engineer bases (omaha 7), ``builder`` the window's attack builder, ``victory``.
 """
 
 from __future__ import annotations

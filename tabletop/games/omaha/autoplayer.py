@@ -4,18 +4,25 @@ a simple ``landing`` player, and the ``tabletop sim`` judge (victory.py, gap G2)
 Both bots use no dice of their own. ``landing`` (part 1's) only wades ashore. The
 ``tactical`` bot plays the whole US side greedily, one action at a time:
 
-- landing: each arrival to the legal box of its sector with the fewest units, the one
-  furthest right among those (9.2 drifts mostly left), rangers to Charlie; rangers take
-  no drift; a mine or a German-fire tie takes a step from the unit with the most steps,
-  sparing rangers and last steps; a hero is always flipped to save a last step;
-- US Action phase, in this order: attacks whose 9.7 cell is good (the party is every
-  unit allowed, with naval fire when it helps; trimmed to the sector budget); naval
-  barrages on the German hex whose field holds the most US steps; tank and artillery
-  barrages; the free marker actions (Disrupted, climb); obstacle clearing in front of
-  the boxes; free moves, then paid moves toward the nearest German position still to
-  take (adjacent to a held one, into an empty one), avoiding over-stacking and, off the
-  shortest path, the intense fields; leaders move last, to the hex next to the most
-  units (they command the next phase's free actions);
+- landing: each arrival to the legal box of its sector that expects the least fire (its
+  own and, half-weighted, that of the 1-3 boxes to its left where 9.2 drift takes it),
+  spreading units over boxes, rangers to Charlie; rangers take no drift; a mine or a
+  German-fire tie takes the step whose loss costs least (``loss_cost``: never a
+  company one loss from the catastrophic loss box, then no last step, then no full
+  company made fragile); a hero is always flipped to save a last step;
+- US Action phase, in this order: in EXT turns each Division's Engineer Base where its
+  range holds the most units on traffic-managed ground, an HQ with 3+ units near it
+  becomes a Command Post and a CP advances toward more units (omaha 7, 8); attacks whose
+  9.7 cell is good (the party is every unit allowed, with naval fire when it helps;
+  trimmed to the sector budget); tank and artillery barrages only when they are free
+  (a paid barrage rarely Disrupts: the budget goes to moves); the free marker actions
+  (Disrupted, climb); obstacle clearing in front of the boxes; free moves, then paid
+  moves toward the nearest German position still to take (adjacent to a held one, into
+  an empty one), avoiding over-stacking, 5-step stacks under fire and, off the shortest
+  path, the intense fields; leaders last, to the hex next to the most units, infantry
+  next to a German hex counting 4 (an HQ gives them the radio naval support needs);
+  naval barrages last, on the German hex whose field holds the most US steps (the
+  sector's marker stays free for an attack the moves set up);
 - end of turn: an over-stacked hex loses its unit with the fewest steps.
 """
 
@@ -33,7 +40,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import attacks as atk
-from . import german, landing, us_actions, victory
+from . import data, engineers, german, landing, us_actions, victory
 from .command import MOVED
 from .common import (
     DISRUPTED,
@@ -41,15 +48,17 @@ from .common import (
     US,
     at,
     col_row,
+    extended,
     full_steps,
     landing_boxes,
     sector_of,
     stack_count,
     us_units,
 )
-from .fields import position_keys
-from .movement import active_fields, default_rules, road_kinds
+from .fields import fields, position_keys
+from .movement import active_fields, active_positions, default_rules, road_kinds
 from .ruleset import OmahaRules
+from .usdata import attacks
 
 SIDE = US
 SIM_BY = "length"
@@ -59,6 +68,23 @@ VALUE = {"defeated": 10, "reveal-again": 4, "drop-depth": 2, "disrupted": 2, "no
 DANGER = {"intense": 3, "steady": 2, "sporadic": 1}
 
 
+def loss_cost(unit: Piece, *, catastrophic: bool) -> int:
+    """What one step lost costs the US (the bot's choice of who takes a tied hit or a
+    mine): a non-ranger infantry company that has already lost a step goes to the
+    catastrophic loss box under German fire (omaha 4: -1 VP, gap G12) - the worst; a
+    last step is a unit gone; a full company made fragile comes next; any other loss
+    (a tank's, an AT gun's, a ranger's) is the cheapest."""
+    infantry = unit.type in data.rules()["fire"]["catastrophic_types"]
+    lost = full_steps(unit) - unit.steps
+    if infantry and catastrophic and lost + 1 >= 2:
+        return 10
+    if unit.steps <= 1:
+        return 6
+    if infantry and lost == 0:
+        return 3
+    return 2 if infantry else 1
+
+
 def assess(state: GameState) -> tuple[str, int]:
     n = victory.score(state)
     return victory.rank_of(state, n), n
@@ -66,6 +92,25 @@ def assess(state: GameState) -> tuple[str, int]:
 
 def ranks() -> list[str]:
     return victory.ranks()
+
+
+def _box_danger(state: GameState) -> dict[Hex, int]:
+    """Per hex, the fire of every active German position over it (DANGER weights)."""
+    by_position = fields(state.board).by_position
+    out: dict[Hex, int] = {}
+    for key in active_positions(state.map):
+        for h, intensity in by_position.get(key, {}).items():
+            out[h] = out.get(h, 0) + DANGER[intensity]
+    return out
+
+
+def _landing_risk(state: GameState, box: Hex, danger: dict[Hex, int]) -> float:
+    """The fire a unit placed in ``box`` expects: half the box's own, half the mean of
+    the boxes 1-3 to its left, where 9.2 drift mostly takes it."""
+    col, row = col_row(state.board, box)
+    drift = [h for d in (1, 2, 3) if (h := at(state.board, col - d, row)) is not None]
+    after = sum(danger.get(h, 0) for h in drift) / len(drift) if drift else danger.get(box, 0)
+    return danger.get(box, 0) / 2 + after / 2
 
 
 class LandingBot:
@@ -95,12 +140,12 @@ class LandingBot:
         if inspired:
             return inspired[0]
 
-        def key(a: Action) -> tuple[bool, bool, int, str]:
+        def key(a: Action) -> tuple[int, int, str]:
             try:
                 p = state.map.piece(str(a.get("unit")))
             except KeyError:
-                return (True, True, 0, "")
-            return (p.steps <= 1, p.type == "ranger", -p.steps, p.id)
+                return (99, 0, "")
+            return (loss_cost(p, catastrophic=True), -p.steps, p.id)
 
         hits = [a for a in options if a.get("do") == "german-hit"]
         return min(hits, key=key) if hits else options[0]
@@ -114,15 +159,16 @@ class LandingBot:
             if not legal:
                 return {"do": "land-delay", "unit": unit.id}
             charlie = state.board.regions["beach-charlie"].hexes
+            danger = _box_danger(state)
             best = min(legal, key=lambda h: (0 if (h in charlie) == (unit.type == "ranger") else 1,
-                                             stack_count(state, h), -col_row(state.board, h)[0]))  # fmt: skip
+                                             _landing_risk(state, h, danger) + 2 * stack_count(state, h),
+                                             -col_row(state.board, h)[0]))  # fmt: skip
             return {"do": "land-place", "unit": unit.id, "to": state.board.label(best)}
         if state.marks.get(landing.ASK_RANGER):
             return {"do": "ranger-drift", "unit": state.marks[landing.ASK_RANGER][0], "left": 0}
         options = view.choices
-        return max(options, key=lambda a: (state.map.piece(str(a["unit"])).steps > 1,
-                                           state.map.piece(str(a["unit"])).type != "ranger",
-                                           state.map.piece(str(a["unit"])).steps, str(a["unit"])))  # fmt: skip
+        return min(options, key=lambda a: (loss_cost(state.map.piece(str(a["unit"])), catastrophic=False),
+                                           -state.map.piece(str(a["unit"])).steps, str(a["unit"])))  # fmt: skip
 
     def _wade(self, state: GameState) -> Action | None:
         board = state.board
@@ -195,18 +241,74 @@ def _ground_distance(board: Map, cls: str, goals: frozenset[Hex]) -> dict[Hex, i
 class TacticalBot(LandingBot):
     """The US autoplayer (see the module doc)."""
 
+    free_barrages_only = True
     cautious = False  # stepping only into lighter fire stalls the attack (no attack in 8 standard games)
 
     def choose(self, view: SideView) -> Action:
         state = view.state
         if state.phase != "us-action":
             return super().choose(view)
-        for step in (self._attack, self._naval, self._barrage, self._markers, self._clear, self._occupy,
-                     self._free_move, self._paid_move, self._leader_move):  # fmt: skip
+        # naval barrages last: their Disrupted lasts to the German fire all the same, and
+        # the sector's marker stays free for an attack the phase's moves set up (+9, 6.2)
+        for step in (self._bases, self._command_posts, self._attack, self._barrage, self._markers, self._clear,
+                     self._occupy, self._free_move, self._paid_move, self._leader_move, self._naval):  # fmt: skip
             action = step(state)
             if action is not None and self.rules.refusal(state, action) is None:
                 return action
         return dict(END_PHASE)
+
+    # -- extended turns: engineer bases and command posts (omaha 7, 8)
+
+    def _bases(self, state: GameState) -> Action | None:
+        """Each Division's base where its range holds the most US units that would
+        begin a move on ground traffic management frees (omaha 7 EXT)."""
+        if not extended(state):
+            return None
+        board = state.board
+        terrain = set(engineers.cfg()["traffic_terrain"])
+        units = [u for u in us_units(state) if u.type not in LEADERS and state.map.terrain_at(u.hex) in terrain]
+        most = int(engineers.cfg()["range"])
+        for division in engineers.divisions():
+            if state.marked(engineers.BASED, division):
+                continue
+            old = engineers.base_of(state, division)
+            def served(h: Hex) -> int:
+                return sum(1 for u in units if distance(u.hex, h) <= most)
+            best = (served(old.hex) if old is not None else 0, "")
+            for h in sorted(board.grid.hexes(), key=board.label):
+                if state.map.terrain_at(h) != "beach" or (old is not None and distance(old.hex, h) > 2):
+                    continue
+                n = served(h)
+                if n > best[0] and engineers.refusal(state, division, board.label(h)) is None:
+                    best = (n, board.label(h))
+            if best[1]:
+                return {"do": "engineer-base", "division": division, "to": best[1]}
+        return None
+
+    def _command_posts(self, state: GameState) -> Action | None:
+        """An HQ with 3+ units within the CP range establishes a Command Post; a CP
+        advances to the neighbouring hex whose range holds more units (omaha 8 EXT)."""
+        if not extended(state):
+            return None
+        board = state.board
+        units = [u for u in us_units(state) if u.type not in LEADERS]
+        most = int(attacks()["command"]["cp_range"])
+        def near(h: Hex) -> int:
+            return sum(1 for u in units if distance(u.hex, h) <= most)
+        for lead in self._ready(state):
+            if lead.type == "hq" and not state.marked(MOVED, lead.id) and near(lead.hex) >= 3:
+                a: Action = {"do": "establish-cp", "unit": lead.id}
+                if us_actions.refusal(state, a) is None:
+                    return a
+            if lead.type == "command-post":
+                here = near(lead.hex)
+                ring = [n for n in neighbors(lead.hex) if board.grid.contains(n)]
+                for n in sorted(ring, key=lambda h: (-near(h), board.label(h))):
+                    if near(n) > here:
+                        a = {"do": "advance-cp", "unit": lead.id, "to": board.label(n)}
+                        if us_actions.refusal(state, a) is None:
+                            return a
+        return None
 
     # -- fighting
 
@@ -274,6 +376,8 @@ class TacticalBot(LandingBot):
         targets.sort(key=lambda t: (-self._threat(state, t), board.label(t)))
         for u in self._ready(state):
             if u.type not in ("tank", "artillery") or DISRUPTED in u.status:
+                continue
+            if self.free_barrages_only and us_actions.free_reason(state, u, "barrage") is None:
                 continue
             for t in targets:
                 a = {"do": "barrage", "unit": u.id, "target": board.label(t)}
@@ -377,6 +481,12 @@ class TacticalBot(LandingBot):
                 best = ((danger, board.label(n)), a)
         return best[1] if best else None
 
+    @staticmethod
+    def _concentrated(state: GameState, h: Hex, adding: int) -> bool:
+        """Whether ``adding`` steps in ``h`` make a concentrated target there (omaha 4)."""
+        there = sum(p.steps for p in state.map.units_at(h) if p.side == US and p.type not in LEADERS)
+        return there + adding >= int(data.rules()["fire"]["concentrated_steps"])
+
     def _best_step(self, state: GameState, unit: Piece, free_only: bool) -> Action | None:
         board = state.board
         if self._fragile(unit) and state.map.terrain_at(unit.hex) != "sea":
@@ -407,6 +517,8 @@ class TacticalBot(LandingBot):
             if us_actions.refusal(state, a) is not None:
                 continue
             danger = DANGER.get(fire[n][1], 0) if n in fire else 0
+            if danger and self._concentrated(state, n, unit.steps):
+                danger += 3  # a stack of 5+ steps is hit whatever the card's symbols (omaha 4)
             score = (dist[n], danger, board.label(n))
             if best is None or score < best[0]:
                 best = (score, a)
@@ -437,8 +549,7 @@ class TacticalBot(LandingBot):
             mates = [m for m in self._movers(state) if m.hex == u.hex and m.id != u.id
                      and us_actions.free_reason(state, m, "move") is None]  # fmt: skip
             to = state.board.hex_of(str(a["to"]))
-            if (mates and stack_count(state, to) == 0 and state.map.terrain_at(u.hex) != "sea") or (
-                    mates and state.map.terrain_at(u.hex) == "sea" and stack_count(state, to) == 0):  # fmt: skip
+            if mates and stack_count(state, to) == 0:
                 pair = {**a, "with": mates[0].id}
                 if us_actions.refusal(state, pair) is None:
                     return pair
@@ -449,10 +560,19 @@ class TacticalBot(LandingBot):
         """Leaders last: to the neighbouring hex next to the most US units (command)."""
         board = state.board
         units = [u for u in us_units(state) if u.type not in LEADERS]
+        german_hexes = {p.hex for p in state.map.pieces() if p.side == "german" and p.kind == "unit"}
+        front = [u for u in units if u.type in atk.INFANTRY and any(distance(u.hex, g) == 1 for g in german_hexes)]
+
+        def pull(h: Hex) -> int:
+            """Units in command from ``h``; infantry next to a German hex count 4 (an
+            HQ gives them a radio, so naval fire may support their attack, 6.2)."""
+            return (sum(1 for u in units if distance(u.hex, h) <= 1)
+                    + 3 * sum(1 for u in front if distance(u.hex, h) <= 1))  # fmt: skip
+
         for lead in self._ready(state):
             if lead.type not in ("hq", "general") or state.marked(MOVED, lead.id):
                 continue
-            here = sum(1 for u in units if distance(u.hex, lead.hex) <= 1)
+            here = pull(lead.hex)
             best: tuple[int, str] | None = None
             for n in neighbors(lead.hex):
                 if not board.grid.contains(n):
@@ -460,7 +580,7 @@ class TacticalBot(LandingBot):
                 a = {"do": "move", "unit": lead.id, "to": board.label(n)}
                 if us_actions.refusal(state, a) is not None:
                     continue
-                near = sum(1 for u in units if distance(u.hex, n) <= 1)
+                near = pull(n)
                 if near > here and (best is None or near > best[0]):
                     best = (near, board.label(n))
             if best is not None:
@@ -480,7 +600,8 @@ class RandomBot:
         self.random = random.Random(seed)
 
     def choose(self, view: SideView) -> Action:
-        return self.random.choice(view.choices)
+        """The attack builder's picks plan and play nothing: not among its choices."""
+        return self.random.choice([a for a in view.choices if a.get("do") != "attack-pick"])
 
 
 def random_bot() -> RandomBot:

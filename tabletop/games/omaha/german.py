@@ -538,6 +538,7 @@ def artillery(state: GameState, sector: str, card: data.Card) -> list[str]:
     head = f"artillery, {sector} sector ({R5}): {count} undisrupted {card.calibre}mm ({', '.join(names) or 'none'}) against value {card.artillery_value}"
     if count < card.artillery_value:
         return [head + ": no fire"]
+    state.mark("artillery-fired", sector)  # engineers.SHELLED: no base advance nor traffic management (omaha 7)
     target, why = artillery_target(state, sector, card)
     if target is None:
         return [head + f": fires, {why}"]

@@ -511,6 +511,8 @@ class OmahaMovePolicy(BaseMovePolicy):
                         f"{GAME}: {rules.path} has no row for hexside {key!r} of map {board.name!r}"
                     )
                 crossing = rules.hexsides[key][u.cls]
+                if key == "shingle" and _shingle_lane(state, a, b):
+                    continue  # omaha 7 EXT: shingle lanes in an Engineer Base's range
                 if crossing == "prohibited":
                     return None, f"{key} hexside: no {u.cls} unit may cross ({RULE_TABLE})"
                 if crossing == "climb-cliff":
@@ -733,6 +735,12 @@ def _marker_refusal(state: MapState, rules: MoveRules, cls: UnitClass, b: Hex) -
         if rules.terrain[k][cls] == "prohibited":
             return f"{k} in {state.board.label(b)}: no {cls} unit may enter ({RULE_TABLE})"
     return None
+
+
+def _shingle_lane(state: MapState, a: Hex, b: Hex) -> bool:
+    from .engineers import shingle_lane
+
+    return shingle_lane(state, a, b)
 
 
 def _rule_for(kind: str) -> str:

@@ -68,7 +68,7 @@ US_DECIDES = frozenset({"land-place", "land-delay", "ranger-drift", "mine-loss",
 STEPS = "german-steps"  # the German phase's steps done this turn
 MOVED = "us-moved"
 ACTIONS_LEFT = "actions:"  # + sector
-TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, actions.ADVANCING, "advanced", german.HIT_PHASE, MOVED, "underwater-done")
+TURN_MARKS = (landing.NOW, landing.RESOLVED, landing.DONE, STEPS, german.FIRED, actions.ACTED, actions.ADVANCING, "advanced", german.HIT_PHASE, MOVED, "underwater-done", "artillery-fired")
 
 
 def _fresh_deck() -> Deck:
@@ -570,6 +570,11 @@ def describe_action(state: GameState, action: Action | None) -> str:
         tag = " [override]" if action.get("override") else ""
         hero = " (flip the hero to Inspired)" if action.get("inspire") else ""
         return f"{action.get('position')} hits {action.get('unit')}{hero}{tag}"
+    if do == "attack-pick":
+        from .builder import draft
+
+        out = str(action.get("unit")) in draft(state, str(action.get("target")))
+        return f"attack builder: {'take' if out else 'add'} {action.get('unit')} {'out of' if out else 'to'} the attack on {action.get('target')}"
     if PHASE_OF.get(str(do)) == "us-action":
         return us_actions.describe(action) or _describe(action)
     if do == END_PHASE["do"]:

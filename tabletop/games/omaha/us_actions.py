@@ -28,7 +28,7 @@ from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import attacks as atk
-from . import data, fields, german, landing
+from . import builder, data, engineers, fields, german, landing
 from .barrages import barrage, naval_barrage
 from .command import MOVED, in_command
 from .common import (
@@ -53,7 +53,7 @@ ACTIONS_LEFT = "actions:"  # + sector: the ruleset's budget track
 CLEARED = "cleared:"  # + sector: obstacle hexes cleared this phase
 REVERTED = "cp-reverted"
 ACTIONS = ("move", "rally", "climb-cliff", "drop-climb", "attack", "barrage", "naval-barrage",
-           "clear-obstacle", "establish-cp", "revert-cp")  # fmt: skip
+           "clear-obstacle", "establish-cp", "revert-cp", "advance-cp", "engineer-base", "attack-pick")  # fmt: skip
 CLIMB, CLIMB_CLIFF = "climb", "climb-cliff"
 INFANTRY_TYPES = ("infantry", "ranger", "heavy-infantry")
 
@@ -65,8 +65,9 @@ def begin(state: GameState) -> list[str]:
     """The phase begins: the sector budgets, naval fire markers (gap G9), clearing."""
     per = int(attacks()["actions_per_sector"]["extended" if extended(state) else "standard"])
     naval = attacks()["naval_markers"]
-    for mark in (ACTED, MOVED, atk.STRUCK, atk.BARRAGED, REVERTED):
+    for mark in (ACTED, MOVED, atk.STRUCK, atk.BARRAGED, REVERTED, engineers.BASED):
         state.marks.pop(mark, None)
+    builder.clear(state)
     for s in SECTORS:
         state.tracks[ACTIONS_LEFT + s] = per
         state.tracks[atk.NAVAL + s] = int(naval["per_sector"]) if state.turn >= int(naval["from_turn"]) else 0
@@ -123,6 +124,8 @@ def free_reason(state: GameState, unit: Piece, do: str, to: Hex | None = None) -
         return "infantry moving on the beach toward a protecting hexside acts free"
     if in_command(state, unit):
         return "in command of an HQ or General"
+    if do == "move" and extended(state) and engineers.traffic_free(state, unit.hex):
+        return "traffic management: the move begins in an Engineer Base's range (omaha 7 EXT)"
     return None
 
 
@@ -198,6 +201,12 @@ def refusal(state: GameState, action: Action) -> str | None:
         return _naval_refusal(state, action)
     if do == "clear-obstacle":
         return _clear_refusal(state, action)
+    if do == "engineer-base":
+        return engineers.refusal(state, action.get("division"), action.get("to"))
+    if do == "advance-cp":
+        return _advance_cp_refusal(state, action)
+    if do == "attack-pick":
+        return _pick_refusal(state, action)
     return f"no US action {do!r} ({', '.join(ACTIONS)})"
 
 
@@ -262,6 +271,60 @@ def _simple_refusal(state: GameState, action: Action) -> str | None:
     if do == "revert-cp":
         return None if unit.type == "command-post" else f"{unit.id} is not a Command Post ({rule('8')})"
     return None
+
+
+def _pick_refusal(state: GameState, action: Action) -> str | None:
+    """The attack builder: a unit joins the attack on a German hex if it may take part
+    in one now (6.2, 9.8, 10); a picked unit may always be taken out."""
+    target, why = _hex(state, action.get("target"))
+    if why:
+        return why
+    assert target is not None
+    label = state.board.label(target)
+    if not atk.germans_at(state, target):
+        return f"no German unit in {label} ({rule('6.2')})"
+    if state.marked(atk.STRUCK, label) or state.marked(atk.BARRAGED, label):
+        return f"{label} has been attacked or barraged this phase: no second attack ({rule('6.2')})"
+    unit, why = _unit(state, action.get("unit"))
+    if why:
+        return why
+    assert unit is not None
+    if unit.id in builder.draft(state, label):
+        return None
+    ready = [u for u in us_units(state) if not state.marked(ACTED, u.id)]
+    if unit.id not in {u.id for u in attack_party(state, target, ready)}:
+        return (f"{unit.id} may not take part in an attack on {label} now: infantry adjacent, supporters in "
+                f"range and command ({rule('6.2')}, {rule('9.8')}, {rule('10')})")  # fmt: skip
+    return None
+
+
+def _advance_cp_refusal(state: GameState, action: Action) -> str | None:
+    """omaha 8: a Command Post not in the field of fire of an occupied position may
+    advance. PROJECT'S CHOICE: one hex, by the HQ's 9.4 move, into a hex where it could
+    be established (not in the field of an occupied or in-communication position)."""
+    from .ruleset import step_refusal
+
+    unit, why = _unit(state, action.get("unit"))
+    if why:
+        return why
+    assert unit is not None
+    if unit.type != "command-post":
+        return f"{unit.id} is not a Command Post ({rule('8')})"
+    if not extended(state):
+        return f"Command Posts act in the extended turns only ({rule('8')} EXT)"
+    to, why = _hex(state, action.get("to"))
+    if why:
+        return why
+    assert to is not None
+    board = state.board
+    for key in fields.position_keys(board):
+        if german.units_in(state, key) and unit.hex in german.field(board, key):
+            return f"the Command Post is in the field of fire of {key}, occupied: it may not advance ({rule('8')})"
+    if distance(unit.hex, to) != 1:
+        return f"a Command Post advances one hex (project's choice, {rule('8')})"
+    if (why := step_refusal(state, replace(unit, type="hq"), to)) is not None:
+        return why
+    return _cp_exposed(state, to)
 
 
 def _cp_exposed(state: GameState, h: Hex) -> str | None:
@@ -404,6 +467,7 @@ def apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         target = state.board.hex_of(str(action["target"]))
         units, _ = attack_units(state, action)
         paid = _pay(state, cost(state, units, "attack"), units)
+        builder.clear(state, state.board.label(target))
         return [*atk.resolve(state, target, units, bool(action.get("naval")), dice), f"({paid})"]
     if do == "barrage":
         unit = state.map.piece(str(action["unit"]))
@@ -413,6 +477,15 @@ def apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         return [*barrage(state, unit, target, dice, why), f"({paid})"]
     if do == "naval-barrage":
         return naval_barrage(state, state.board.hex_of(str(action["target"])))
+    if do == "engineer-base":
+        return engineers.place(state, str(action["division"]), state.board.hex_of(str(action["to"])))
+    if do == "attack-pick":
+        return builder.toggle(state, state.board.label(state.board.hex_of(str(action["target"]))), str(action["unit"]))
+    if do == "advance-cp":
+        unit = state.map.piece(str(action["unit"]))
+        state.map.move(unit.id, state.board.hex_of(str(action["to"])))
+        state.mark(ACTED, unit.id)
+        return [f"{unit.id}: the Command Post advances to {action['to']} ({rule('8')} EXT; free)"]
     if do == "clear-obstacle":
         h = state.board.hex_of(str(action["hex"]))
         sector = sector_of(state.board, h)
@@ -565,19 +638,52 @@ def choices(state: GameState) -> list[Action]:
                 if _barrage_refusal(state, a) is None:
                     out.append(a)
         party = attack_party(state, t, units)
-        if party:
+        picked = builder.draft(state, label)
+        parties = [[p.id for p in party]] if party else []
+        if picked and picked not in parties:
+            parties.append(picked)
+        for ids in parties:
             for naval in (False, True):
-                a = {"do": "attack", "target": label, "units": [p.id for p in party], "naval": naval}
+                a = {"do": "attack", "target": label, "units": ids, "naval": naval}
                 if _attack_refusal(state, a) is None:
                     out.append(a)
+        for uid in [*picked, *(p.id for p in party if p.id not in picked)]:
+            a = {"do": "attack-pick", "target": label, "unit": uid}
+            if _pick_refusal(state, a) is None:
+                out.append(a)
         if _naval_refusal(state, {"do": "naval-barrage", "target": label}) is None:
             out.append({"do": "naval-barrage", "target": label})
+    out += _ext_choices(state, units)
     for m in state.map.pieces():
         if m.kind == "marker" and m.type == data.rules()["obstacle_marker"]:
             a = {"do": "clear-obstacle", "hex": board.label(m.hex)}
             if _clear_refusal(state, a) is None:
                 out.append(a)
     return [*out, dict(END_PHASE)]
+
+
+def _ext_choices(state: GameState, units: Sequence[Piece]) -> list[Action]:
+    """EXT: each Division's base into every legal beach hex; CPs advancing (omaha 7, 8)."""
+    if not extended(state):
+        return []
+    board = state.board
+    out: list[Action] = []
+    beach = sorted((h for h in board.grid.hexes() if state.map.terrain_at(h) == "beach"), key=board.label)
+    for division in engineers.divisions():
+        if state.marked(engineers.BASED, division):
+            continue
+        for h in beach:
+            a: Action = {"do": "engineer-base", "division": division, "to": board.label(h)}
+            if engineers.refusal(state, division, board.label(h)) is None:
+                out.append(a)
+    for u in units:
+        if u.type == "command-post":
+            for n in neighbors(u.hex):
+                if board.grid.contains(n):
+                    a = {"do": "advance-cp", "unit": u.id, "to": board.label(n)}
+                    if _advance_cp_refusal(state, a) is None:
+                        out.append(a)
+    return out
 
 
 def _reach(state: GameState, unit: Piece) -> list[Hex]:
@@ -627,6 +733,12 @@ def describe(action: Action) -> str | None:
         return f"naval barrage on {action.get('target')}"
     if do == "clear-obstacle":
         return f"engineers clear the obstacles in {action.get('hex')}"
+    if do == "engineer-base":
+        return f"the {action.get('division')} Division's Engineer Base to {action.get('to')}"
+    if do == "advance-cp":
+        return f"{action.get('unit')} (Command Post) advances to {action.get('to')}"
+    if do == "attack-pick":
+        return f"attack builder: add {action.get('unit')} to (or take it out of) the attack on {action.get('target')}"
     if do in ("rally", "drop-climb", "climb-cliff", "establish-cp", "revert-cp"):
         words = {"rally": "removes its Disrupted marker", "drop-climb": "removes its climb marker",
                  "climb-cliff": "takes a climb-cliff marker", "establish-cp": "establishes a Command Post",

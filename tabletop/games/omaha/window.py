@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from tabletop.board import Map
 from tabletop.engine.extras import LegendEntry, Mark, NoExtras, Overlay, Panel, Row, Seen, state_of
 from tabletop.engine.state import GameState
+from tabletop.hexgrid import Hex
 
 from .fields import INTENSITIES, field_at
 
@@ -37,8 +38,23 @@ class OmahaExtras(NoExtras):
         if state.phase == "setup" or "german" not in state.decks:
             return ()
         if state.phase == "us-action":
-            return (actions_panel(state, selected), card_panel(state), pools_panel(state))
+            return (actions_panel(state, selected), attack_panel(state, selected), card_panel(state),
+                    pools_panel(state))  # fmt: skip
+        if state.phase == "landing":  # no card drawn yet: room for the Boxes panel (issue 18 item 4)
+            from .german import turn_card
+
+            shown = (card_panel(state),) if turn_card(state) is not None else ()
+            return (*shown, landing_panel(state), pools_panel(state))
         return (card_panel(state), landing_panel(state), pools_panel(state))
+
+    def opening_hexes(self, state: GameState) -> list[Hex]:
+        """The window opens on the beach and the bluffs of the East sector, where the
+        first waves land: the whole 36-column map fits only at a third of full size,
+        too small to read the counters (Home shows it all)."""
+        from .common import col_row
+
+        board = state.board
+        return [h for h in board.grid.hexes() if col_row(board, h)[0] <= 17 and col_row(board, h)[1] >= 7]
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
         board = state_of(seen).board
@@ -107,6 +123,33 @@ def actions_panel(state: GameState, selected: str | None) -> Panel:
             rows.append(Row(f"{unit.id}: free ({why})" if why else f"{unit.id}: an action costs 1 of the {sector} sector"))
     rows.append(Row("free: rangers, HQs and Generals, heroes, climb markers, rallying, units in command", "dim"))
     return Panel("omaha-actions", "US actions", rows)
+
+
+def attack_panel(state: GameState, selected: str | None) -> Panel:
+    """The attack builder (issue 18 item 5): each attack being built, with the weapons
+    met, the 9.6 multipliers, the 9.7 row and column and the odds of each result, with
+    and without naval fire, before it is committed; with nothing picked, the German
+    hexes the selected unit may join an attack on."""
+    from . import builder
+    from .us_actions import ACTED, attack_party
+
+    rows: list[Row] = []
+    for target, _ in sorted(builder.drafts(state).items()):
+        rows += [Row(text, style) for text, style in builder.summary(state, target, builder.units(state, target))]
+        rows.append(Row(f"commit: click 'attack {target} with ...' in the game box", "dim"))
+    unit = next((p for p in state.map.pieces() if p.id == selected), None) if selected else None
+    if unit is not None and unit.side == "us" and not state.marked(ACTED, unit.id):
+        ready = [u for u in state.map.pieces() if u.side == "us" and u.kind == "unit" and not state.marked(ACTED, u.id)]
+        targets = sorted({p.hex for p in state.map.pieces() if p.side == "german" and p.kind == "unit"},
+                         key=state.board.label)  # fmt: skip
+        may = [state.board.label(t) for t in targets if unit.id not in builder.draft(state, state.board.label(t))
+               and unit.id in {u.id for u in attack_party(state, t, ready)}]  # fmt: skip
+        if may:
+            rows.append(Row(f"{unit.id} may join an attack on {', '.join(may)}: click 'attack builder: add "
+                            f"{unit.id} ...' in the game box", "plain"))  # fmt: skip
+    if not rows:
+        rows.append(Row("select a unit next to (or in range of) a German hex, then add it to an attack", "dim"))
+    return Panel("omaha-attack", "Attack builder", rows)
 
 
 def landing_panel(state: GameState) -> Panel:
