@@ -375,25 +375,24 @@ class DevilDogsRules(WordsFromModule):
                 return None
             if state.track("drift") != state.turn:
                 return {"do": "gas-drift"}
-            steps = queue(state)
-            if not steps:
-                return dict(END_PHASE)
-            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
+            return self._queued(state)
         if phase == "activate":
             return None if not state.marks.get("active") else dict(END_PHASE)
         if phase == "execute":
-            steps = queue(state)
-            if not steps:
-                return dict(END_PHASE)
-            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
+            return self._queued(state)
         if phase == "reinforce":
             if state.track("reinforced") != state.turn:
                 return {"do": "reinforce"}
-            steps = queue(state)
-            if not steps:
-                return dict(END_PHASE)
-            return None if self._player_step(state, steps[0]) else {"do": "resolve"}
+            return self._queued(state)
         return None
+
+    def _queued(self, state: GameState) -> Action | None:
+        """The rules' move for the phase's queue of steps: end the phase when it is empty,
+        wait for a player whose decision heads it, else resolve its head."""
+        steps = queue(state)
+        if not steps:
+            return dict(END_PHASE)
+        return None if self._player_step(state, steps[0]) else {"do": "resolve"}
 
     def _player_step(self, state: GameState, step: Step) -> bool:
         """Whether the head step waits for its side's choice."""
