@@ -69,8 +69,7 @@ class HexFillLayer:
         self._extent = np.zeros((0, 2), dtype=np.int64)  # ... and width, height
         self._shape = np.zeros(0, dtype=np.int64)  # each hex's stamp shape
         self._outlines: list[list[tuple[int, int]]] = []  # each shape's corners from its low corner
-        self._stamps: dict[tuple[int, int], pygame.Surface] = {}  # (shape, class) -> stamp
-        self._table = np.empty((0, 0), dtype=object)  # the same, as an array to pick from
+        self._table = np.empty((0, 0), dtype=object)  # [shape, class] -> stamp, an array to pick from
         self._near: dict[tuple[int, int], np.ndarray] = {}  # tile -> hexes whose box meets it
         self._neighbours: np.ndarray | None = None  # (n, 6) hex indices, n for off the map
         self._neighbours_of: np.ndarray | None = None  # the view's corners they were worked for
@@ -108,7 +107,6 @@ class HexFillLayer:
         self._shape = inverse.reshape(-1)
         shapes = flat[first]
         self._outlines = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(6)] for row in shapes.tolist()]
-        self._stamps.clear()
         self._table = np.empty((len(self._outlines), len(self.fills)), dtype=object)
         for k in range(len(self._outlines)):  # a dozen shapes on a regular grid
             for c in range(len(self.fills)):
@@ -119,20 +117,18 @@ class HexFillLayer:
         self._scale, self._corners = scale, view.corners
 
     def _stamp(self, shape: int, cls: int) -> pygame.Surface:
-        found = self._stamps.get((shape, cls))
-        if found is None:
-            # a margin of MARGIN pixels all round: a polygon touching a surface's edge is
-            # clipped, and pygame fills a clipped polygon a little differently
-            outline = [(x + MARGIN, y + MARGIN) for x, y in self._outlines[shape]]
-            w = max(x for x, _ in outline) + 1 + MARGIN
-            h = max(y for _, y in outline) + 1 + MARGIN
-            found = pygame.Surface((w, h), pygame.SRCALPHA)
-            found.fill((*KEY, 0))
-            pygame.draw.polygon(found, self.painted[cls], outline)
-            found.set_alpha(None)  # copied as it is, alpha and all
-            found.set_colorkey(KEY)
-            self._stamps[(shape, cls)] = found
-        return found
+        """The hex ``shape`` filled with class ``cls``'s colour, from its box's low corner."""
+        # a margin of MARGIN pixels all round: a polygon touching a surface's edge is
+        # clipped, and pygame fills a clipped polygon a little differently
+        outline = [(x + MARGIN, y + MARGIN) for x, y in self._outlines[shape]]
+        w = max(x for x, _ in outline) + 1 + MARGIN
+        h = max(y for _, y in outline) + 1 + MARGIN
+        stamp = pygame.Surface((w, h), pygame.SRCALPHA)
+        stamp.fill((*KEY, 0))
+        pygame.draw.polygon(stamp, self.painted[cls], outline)
+        stamp.set_alpha(None)  # copied as it is, alpha and all
+        stamp.set_colorkey(KEY)
+        return stamp
 
     def _tile_hexes(self, tx: int, ty: int) -> np.ndarray:
         """The hexes whose pixels may land on tile (tx, ty)."""
