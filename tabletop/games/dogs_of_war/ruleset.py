@@ -694,12 +694,7 @@ class DogsOfWarRules(WordsFromModule):
             leaders = [num(p, "cc") for p in fighting(state, side) if p.type == "team-leader"]
             alive = [num(p, "cc") for p in fighting(state, side)]
             cc[side] = max(leaders or alive or [0])
-        for _ in range(50):
-            b = dice.d10("blue initiative") - cc[BLUE]
-            r = dice.d10("red initiative") - cc[RED]
-            if b != r:
-                break
-        winner = 0 if b < r else 1
+        b, r, winner = setup.roll_off(dice, "initiative", (cc[BLUE], cc[RED]))
         state.tracks["initiative"] = winner
         state.tracks["first"] = state.tracks["next"] = winner
         state.tracks["choosing"] = 1

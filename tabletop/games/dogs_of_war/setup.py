@@ -15,11 +15,12 @@ EDGES = ("setup-north", "setup-south")  # the standard engagement's opposite edg
 PENDING, EDGE, PLACE = "setup-rolls", "choosing-edge", "choosing-placement"
 
 
-def roll_off(dice: Dice, what: str) -> tuple[int, int, int]:
-    """Each side's D10, the lower winning, ties rolled again: (blue, red, winner)."""
+def roll_off(dice: Dice, what: str, less: tuple[int, int] = (0, 0)) -> tuple[int, int, int]:
+    """Each side's D10 less its modifier (``less``: blue's, red's), the lower winning,
+    ties rolled again: (blue, red, winner). The set-up rolls and initiative (l.185)."""
     b = r = 0
     for _ in range(50):
-        b, r = dice.d10(f"blue {what}"), dice.d10(f"red {what}")
+        b, r = dice.d10(f"blue {what}") - less[0], dice.d10(f"red {what}") - less[1]
         if b != r:
             break
     return b, r, (0 if b < r else 1)
