@@ -23,7 +23,7 @@ from tabletop.hexgrid import Hex, distance, neighbors
 from . import combat as cb
 from .combat import PINNED, add_effect, in_sector, other, sector_hexes, units
 from .data import card_index, figures, parse_keyword
-from .movement import DevilDogsMovePolicy, retreat_ends
+from .movement import POLICY, retreat_ends
 
 Step = dict[str, Any]
 #: keywords that last the turn in their sector (read when damage or movement is worked out)
@@ -380,7 +380,7 @@ def forced_ends(state: GameState, step: Step) -> list[Hex]:
         if len(_ENDS) > 16:
             _ENDS.clear()
         gas_at = state.board.hex_of(str(step["gas"])) if step.get("gas") else None
-        _ENDS[key] = retreat_ends(state.map, state.map.piece(pid), gas_at=gas_at, policy=_policy())[0]
+        _ENDS[key] = retreat_ends(state.map, state.map.piece(pid), gas_at=gas_at, policy=POLICY)[0]
     return list(_ENDS[key])
 
 
@@ -441,15 +441,6 @@ def advance(state: GameState, action: Action) -> list[str]:
         return [f"no unit advances into {action['to']} (9 BAYONETS)"]
     state.map.move(str(action["piece"]), state.board.hex_of(str(action["to"])))
     return [f"{action['piece']} advances into {action['to']} (9 BAYONETS)"]
-
-
-_policies: list[DevilDogsMovePolicy] = []
-
-
-def _policy() -> DevilDogsMovePolicy:
-    if not _policies:
-        _policies.append(DevilDogsMovePolicy())
-    return _policies[0]
 
 
 def rout(state: GameState, side: str, queue: list[Step]) -> list[str]:

@@ -279,6 +279,10 @@ class DevilDogsMovePolicy(BaseMovePolicy):
         return replace(result.without(refused), notes=tuple(notes))
 
 
+#: the one policy the ruleset and the keywords share (its caches are per map)
+POLICY = DevilDogsMovePolicy()
+
+
 def move_policy(state: MapState) -> DevilDogsMovePolicy:
     """The Devil Dogs movement policy (the registry's entry; the same for every map)."""
     return DevilDogsMovePolicy()

@@ -42,7 +42,7 @@ from . import combat as cb
 from . import keywords as kw
 from .combat import ALLIED, DEAD, GERMAN, PINNED, SIDES, in_sector, other, units
 from .data import card_index, cards, figures
-from .movement import DevilDogsMovePolicy
+from .movement import POLICY
 
 GAME = "Devil Dogs"
 SEQUENCE = (
@@ -61,7 +61,6 @@ WITHDRAWN = "withdrawn"  # the box of units withdrawn by their scenario (1.2)
 #: assigns them (5.1, 5.2), sets its orders (5.4) and picks a sector to activate (5.6)
 PRIVATE_PHASES = ("draw", "assign", "orders", "activate")
 Step = dict[str, Any]
-_policy = DevilDogsMovePolicy()
 
 
 # --- small readers of the state ---------------------------------------------------------------
@@ -161,7 +160,7 @@ def budget(state: GameState, sector: str, side: str, distance_: int) -> int:
 
 def unit_moves(state: GameState, piece: Piece, move: str, hexes: int) -> list[Hex]:
     """The hexes ``piece`` may end in under ``move`` (5.8, 6; movement.py), start included."""
-    reach = plan_move(state.map, _policy, piece, move, hexes)
+    reach = plan_move(state.map, POLICY, piece, move, hexes)
     return sorted(reach.costs, key=state.board.label)
 
 
