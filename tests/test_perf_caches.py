@@ -109,6 +109,62 @@ def test_whole_verdicts_of_a_long_lived_policy_equal_a_fresh_ones() -> None:
                 assert line_of_sight(state, policy, query) == line_of_sight(state, fresh, query)
 
 
+def test_fire_legality_without_findings_equals_the_full_verdict_on_random_positions() -> None:
+    """Phases 4 and 6: ``fire_legal_all`` (the section, hex and range rules remembered per
+    pair, then screens or the line) says legal exactly where the full verdict has no
+    blocking finding, for every firer of both sides against every enemy unit on 12
+    random positions, with one policy kept across them as the game keeps it, and again
+    after units move between questions."""
+    rng = random.Random(23)
+    policy = dog_los.DogSectorPolicy(board())
+    hexes = board().grid.hexes()
+    verdicts = set()
+    for _ in range(12):
+        state = random_map(rng)
+        for _step in range(3):
+            units = [p for p in state.pieces() if p.kind == "unit"]
+            for viewer in units:
+                targets = [p for p in units if p.side != viewer.side]
+                want = [not uncached(state, viewer, t) for t in targets]
+                assert policy.fire_legal_all(state, viewer, targets) == want
+                verdicts.update(want)
+            for moving in rng.sample(units, 8):
+                state.move(moving.id, rng.choice(hexes))
+    assert verdicts == {True, False}
+
+
+def test_german_legal_targets_choice_and_refusals_equal_those_of_the_reasons() -> None:
+    """Phase 4: the legal targets (found without the reasons), the remembered choice and
+    the single-target refusal are what the full reasons list gives, for every German unit
+    on 10 random positions with some Americans pinned down or targeted this turn."""
+    from tabletop.engine.state import GameState
+    from tabletop.games.dog_sector import german, hits
+
+    rng = random.Random(29)
+    h = hits.tables()
+    seen = set()
+    for _ in range(10):
+        state = GameState(random_map(rng), turn=1, phase="german-fire")
+        americans = [p for p in state.map.pieces() if p.side == "american"]
+        for p in rng.sample(americans, 4):
+            state.map.update(Piece(p.id, p.type, p.hex, side=p.side, status=frozenset({h.pinned_status})))
+        for p in rng.sample(americans, 3):
+            state.mark(h.targeted_mark, p.id)
+        for gid in [p.id for p in state.map.pieces() if p.side == "german"]:
+            reasons = german.target_reasons(state, gid)
+            legal = [p for p, why in reasons if why is None]
+            assert german.legal_targets(state, gid) == legal
+            for piece, why in reasons:
+                want = None if why is None else f"{piece.type} {piece.id}: {why}"
+                assert german.target_refusal(state, gid, piece.id) == want
+            chosen = german.choose_target(state, gid)
+            german._memo[0] = None  # forget: the choice worked out afresh is the same
+            assert german.choose_target(state, gid) == chosen
+            assert chosen[0] is None if not legal else chosen[0] in legal
+            seen.add(len(legal) > 1)
+    assert seen == {True, False}
+
+
 # ---------------------------------------------------------------- item 3: no cold start
 
 
