@@ -133,6 +133,38 @@ def test_fire_legality_without_findings_equals_the_full_verdict_on_random_positi
     assert verdicts == {True, False}
 
 
+def test_the_pair_rules_test_says_blocked_exactly_where_the_rules_write_a_block() -> None:
+    """Phases 4 and 6, Tables 4 and 6: the yes/no test of the section, hex and range
+    rules that ``fire_legal_all`` remembers per pair says blocked exactly where those
+    rules' findings hold a block, for every pair of enemy units on 12 random positions."""
+    from tabletop.engine.los import LineContext, ground_level
+    from tabletop.hexgrid import distance, relative_traversal
+
+    rng = random.Random(31)
+    policy = dog_los.DogSectorPolicy(board())
+    seen = set()
+    for _ in range(12):
+        state = random_map(rng)
+        for viewer, target in pairs(state):
+            side = policy.data.sides[viewer.side]
+            unit = side.units[viewer.type]
+            src, tgt = viewer.hex, target.hex
+            ctx = LineContext(
+                LosQuery(src, tgt, viewer=viewer, target_piece=target),
+                relative_traversal(tgt.q - src.q, tgt.r - src.r),
+                distance(src, tgt),
+                ground_level(state, src, viewer),
+                ground_level(state, tgt, target),
+            )
+            found = policy._section_rule_of(state, ctx, side) + policy._hex_rules(state, ctx, side, unit)
+            if unit.fires:
+                found += policy._range(ctx, side, unit)
+            want = any(f.severity == "block" for f in found)
+            assert policy._pair_blocked(state.board, viewer, target, side, unit) is want
+            seen.add((want, any(f.severity == "block" and "range" in f.cause for f in found)))
+    assert {(True, True), (True, False), (False, False)} <= seen
+
+
 def test_german_legal_targets_choice_and_refusals_equal_those_of_the_reasons() -> None:
     """Phase 4: the legal targets (found without the reasons), the remembered choice and
     the single-target refusal are what the full reasons list gives, for every German unit

@@ -46,7 +46,6 @@ from tabletop.engine.los import (
     Severity,
     StaticObstacles,
     blocking_findings,
-    ground_level,
 )
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex, Hexside, distance, neighbors, relative_traversal
@@ -508,7 +507,7 @@ class DogSectorPolicy(BasePolicy):
             if blocked is None:
                 if len(memo) >= _FIRE_MEMO_KEPT:
                     memo.clear()
-                blocked = memo[key] = self._pair_blocked(state, viewer, target, side, unit)
+                blocked = memo[key] = self._pair_blocked(state.board, viewer, target, side, unit)
             out.append(not blocked)
         if side.needs_line_of_sight:
             open_ = [i for i, legal in enumerate(out) if legal]
@@ -532,24 +531,29 @@ class DogSectorPolicy(BasePolicy):
                         out[i] = screens.isdisjoint(screens_from)
         return out
 
-    def _pair_blocked(
-        self, state: MapState, viewer: Piece, target: Piece, side: SideFire, unit: UnitFire
-    ) -> bool:
+    def _pair_blocked(self, board: Map, viewer: Piece, target: Piece, side: SideFire, unit: UnitFire) -> bool:
         """Whether the section, hex or range rules block ``viewer`` firing at ``target``
-        (what does not depend on any other unit on the map)."""
+        (what does not depend on any other unit on the map): whether
+        ``_section_rule_of``, ``_hex_rules`` or ``_range`` would write a block, without
+        writing it."""
         src, tgt = viewer.hex, target.hex
-        query = LosQuery(src, tgt, viewer=viewer, target_piece=target)
-        ctx = LineContext(
-            query,
-            relative_traversal(tgt.q - src.q, tgt.r - src.r),
-            distance(src, tgt),
-            ground_level(state, src, viewer),
-            ground_level(state, tgt, target),
-        )
-        found = self._section_rule_of(state, ctx, side) + self._hex_rules(state, ctx, side, unit)
-        if unit.fires:
-            found += self._range(ctx, side, unit)
-        return any(f.severity == "block" for f in found)
+        sections = self.sections(board)
+        if sections.defined:
+            of_hex = sections.of_hex
+            if src not in of_hex or tgt not in of_hex or not sections.same_or_adjacent(src, tgt):
+                return True
+        if not unit.fires or _first(side.cannot_fire_from, board, src) is not None:
+            return True
+        rng = distance(src, tgt)
+        if rng > 1 and (
+            _first(side.fire_only_adjacent_from, board, src) is not None
+            or _first(side.target_only_adjacent, board, tgt) is not None
+        ):
+            return True
+        if _first(unit.cannot_target, board, tgt) is not None:
+            return True
+        limit = unit.range_limit(target)
+        return limit is not None and rng > limit
 
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
         """Hex -> the (id, type) of its units of a screening type, in the hex's order:
