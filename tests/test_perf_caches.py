@@ -5,6 +5,7 @@ every change to the map at once (invalidated exactly, never stale)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -12,8 +13,11 @@ import pytest
 
 from tabletop.board import Map, load_map
 from tabletop.engine.los import LosQuery, line_of_sight
+from tabletop.engine.movement import MoveModel
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.games.dog_sector import los as dog_los
+from tabletop.games.dog_sector.movement import RULE, DogSectorMovePolicy
+from tabletop.hexgrid import Hex
 
 AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
                   "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
@@ -195,6 +199,109 @@ def test_german_legal_targets_choice_and_refusals_equal_those_of_the_reasons() -
             assert chosen[0] is None if not legal else chosen[0] in legal
             seen.add(len(legal) > 1)
     assert seen == {True, False}
+
+
+MARKERS = ("barbed-wire", "land-mine", "tank-obstacle", "cleared")
+
+
+def test_movement_models_with_remembered_hex_effects_equal_the_straight_reading() -> None:
+    """Phase 5: one long-lived movement policy's model (each hex's effect remembered with
+    the pieces in it) equals the rules read afresh hex by hex, costs, stops, no-end and
+    barred hexes in the same order, notes and all, for every American unit after each of
+    80 random moves, pins, removals and new obstacles on a crowded map."""
+    rng = random.Random(37)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    state = random_map(rng, americans=40)
+    for i in range(60):
+        state.place(Piece(f"m{i}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
+    policy = DogSectorMovePolicy()
+    checked = barred = stops = 0
+    for step in range(80):
+        units = [p for p in state.pieces() if p.kind == "unit"]
+        americans = [p for p in units if p.side == "american"]
+        # a unit asked about as if elsewhere (its own hex then holds it as another unit)
+        ghosts = [replace(p, hex=rng.choice(hexes)) for p in rng.sample(americans, 3)]
+        for unit in ghosts + americans:
+            got, want = policy.model(state, unit), model_afresh(policy, state, unit)
+            assert got == want
+            for field in ("enter", "stop", "no_end", "why_not"):
+                assert list(getattr(got, field).items()) == list(getattr(want, field).items())
+            checked += 1
+            barred += len(want.why_not)
+            stops += len(want.stop)
+        moving = rng.choice(units)
+        roll = rng.random()
+        if roll < 0.5:
+            state.move(moving.id, rng.choice(hexes))
+        elif roll < 0.7:
+            status = frozenset() if moving.status else frozenset({"pinned"})
+            state.update(Piece(moving.id, moving.type, moving.hex, side=moving.side, status=status))
+        elif roll < 0.85:
+            state.place(Piece(f"n{step}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
+        else:
+            state.remove(rng.choice([p for p in state.pieces() if p.kind == "marker"]).id)
+    assert checked > 2000 and barred and stops
+
+
+def model_afresh(policy: DogSectorMovePolicy, state: MapState, unit: Piece) -> MoveModel:
+    """The model as phase 5 reads it, hex by hex with nothing remembered (the straight
+    reading the remembered per-hex effects must equal)."""
+    t = policy.tables
+    board = state.board
+    ground = policy.ground(board)
+    points, why_still = policy.allowance(unit, None)
+    notes = [why_still] if why_still else []
+    enter = dict(ground.enter)
+    stop: dict[Hex, str] = {}
+    no_end: dict[Hex, str] = {}
+    why_not: dict[Hex, str] = {}
+    noted: set[str] = set()
+    kinds = set(t.obstacles)
+    for h in {p.hex for p in state.pieces()}:
+        if h == unit.hex:
+            continue  # the start is never entered
+        here = state.pieces_at(h)  # units and markers, read once (a bot asks for many models)
+        others = [p for p in here if p.kind == "unit" and p.id != unit.id]
+        if others:
+            label = board.label(h)
+            if any(p.side and unit.side and p.side != unit.side for p in others):
+                del enter[h]
+                why_not[h] = f"{label}: {t.enemy_hexes}"
+                continue
+            if any(p.has(t.pinned_status) for p in others):
+                if unit.type not in t.pinned_may_enter:
+                    del enter[h]
+                    why_not[h] = (
+                        f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
+                    )
+                    continue
+                stop[h] = t.pinned_stop
+            if t.one_of_each_type and h not in ground.unlimited and any(p.type == unit.type for p in others):
+                no_end[h] = (
+                    f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
+                )
+        markers = {m.type for m in here if m.kind == "marker"}
+        if not markers or t.cleared_marker in markers:
+            continue
+        label = board.label(h)
+        for kind in sorted(markers & kinds):
+            ob = t.obstacles[kind]
+            effect = ob.effect(unit.type)
+            if effect.extra is None:
+                enter.pop(h, None)
+                stop.pop(h, None)
+                no_end.pop(h, None)
+                why_not[h] = f"{label}: {ob.why_barred} ({ob.rule})"
+                break
+            if h in enter:
+                enter[h] += effect.extra
+            if effect.note and kind not in noted:
+                noted.add(kind)
+                notes.append(f"{kind}: a {unit.type} entering its hex {effect.note} ({ob.rule})")
+            if ob.stop:
+                stop[h] = f"{stop[h]}; {ob.stop}" if h in stop else ob.stop
+    return MoveModel(points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes))
 
 
 # ---------------------------------------------------------------- item 3: no cold start
