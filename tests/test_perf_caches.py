@@ -244,6 +244,36 @@ def test_movement_models_with_remembered_hex_effects_equal_the_straight_reading(
     assert checked > 2000 and barred and stops
 
 
+def test_the_sections_cleared_after_every_change_are_each_sections_own_test() -> None:
+    """Table 7 (trench sections cleared): the remembered list, worked out from the German
+    hexes found once, is each section's own test in ``rules.yaml`` order, after each of
+    150 random moves, removals and placements of German units on the trenches."""
+    from types import SimpleNamespace
+
+    from tabletop.games.dog_sector import victory
+    from tabletop.games.dog_sector.procedures import tables
+
+    rng = random.Random(41)
+    b = board()
+    trenches = [h for h in sorted(b.grid.hexes(), key=b.label) if b.terrain[h] == "trench"]
+    state = random_map(rng, americans=10, germans=12)
+    game = SimpleNamespace(map=state, board=b)
+    counts = set()
+    for step in range(150):
+        germans = [p for p in state.pieces() if p.side == "german"]
+        roll = rng.random()
+        if roll < 0.5 and germans:
+            state.move(rng.choice(germans).id, rng.choice(trenches))
+        elif roll < 0.8 and germans:
+            state.remove(rng.choice(germans).id)
+        else:
+            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(trenches), side="german"))
+        want = [s for s in tables().artillery.sections if victory.section_cleared(game, s)]  # type: ignore[arg-type]
+        assert victory.sections_cleared(game) == want  # type: ignore[arg-type]
+        counts.add(len(want))
+    assert len(counts) > 2
+
+
 def model_afresh(policy: DogSectorMovePolicy, state: MapState, unit: Piece) -> MoveModel:
     """The model as phase 5 reads it, hex by hex with nothing remembered (the straight
     reading the remembered per-hex effects must equal)."""
