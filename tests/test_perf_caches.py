@@ -274,6 +274,33 @@ def test_the_sections_cleared_after_every_change_are_each_sections_own_test() ->
     assert len(counts) > 2
 
 
+def test_the_firing_order_after_every_change_is_the_order_sorted_afresh() -> None:
+    """Phase 4 firing order (section 1 to 6, then hex label, then id; project's choice):
+    with each hex's section and label remembered, the order after each of 100 random
+    moves, removals and placements of German units is the one sorted afresh."""
+    from types import SimpleNamespace
+
+    from tabletop.games.dog_sector import german
+
+    rng = random.Random(43)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    state = random_map(rng, americans=5, germans=20)
+    game = SimpleNamespace(map=state, board=b)
+    for step in range(100):
+        germans = [p for p in state.pieces() if p.side == "german"]
+        roll = rng.random()
+        if roll < 0.6 and germans:
+            state.move(rng.choice(germans).id, rng.choice(hexes))
+        elif roll < 0.8 and germans:
+            state.remove(rng.choice(germans).id)
+        else:
+            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(hexes), side="german"))
+        germans = [p for p in state.pieces() if p.kind == "unit" and p.side == "german"]
+        want = sorted(germans, key=lambda p: (german._section_index(game, p), b.label(p.hex), p.id))  # type: ignore[arg-type]
+        assert german.firing_order(game) == want  # type: ignore[arg-type]
+
+
 def model_afresh(policy: DogSectorMovePolicy, state: MapState, unit: Piece) -> MoveModel:
     """The model as phase 5 reads it, hex by hex with nothing remembered (the straight
     reading the remembered per-hex effects must equal)."""

@@ -34,7 +34,7 @@ from tabletop.board import Map
 from tabletop.engine.dice import Dice
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
-from tabletop.hexgrid import distance
+from tabletop.hexgrid import Hex, distance
 
 from . import hits
 from . import los as dog_los
@@ -80,9 +80,19 @@ def firing_order(state: GameState) -> list[Piece]:
     if memo[0] is not state.map or memo[1] != state.map.version:
         germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
         board = state.board
-        order = sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+        places = _places.get(id(board))
+        if places is None or places[0] is not board:
+            places = _places[id(board)] = (board, {})
+        where = places[1]  # hex -> (section index, label): the map's alone, worked out once a hex
+        for p in germans:
+            if p.hex not in where:
+                where[p.hex] = (_section_index(state, p), board.label(p.hex))
+        order = sorted(germans, key=lambda p: (*where[p.hex], p.id))
         memo[:] = [state.map, state.map.version, order]
     return list(memo[2])
+
+
+_places: dict[int, tuple[Map, dict[Hex, tuple[int, str]]]] = {}
 
 
 def next_to_fire(state: GameState) -> Piece | None:
