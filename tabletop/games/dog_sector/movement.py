@@ -199,8 +199,8 @@ class DogSectorMovePolicy(BaseMovePolicy):
     def __init__(self, move_tables: MoveTables | None = None) -> None:
         self.tables = move_tables if move_tables is not None else tables()
         self._ground: _Ground | None = None
-        # (unit type and side, hex) -> (the pieces there, what the hex does to such a unit)
-        self._effects: dict[tuple[tuple[str, str | None], Hex], tuple[list[Piece], _HexEffect]] = {}
+        # (unit type, side) -> hex -> (the pieces there, what the hex does to such a unit)
+        self._effects: dict[tuple[str, str | None], dict[Hex, tuple[list[Piece], _HexEffect]]] = {}
 
     def ground(self, board: Map) -> _Ground:
         """Terrain costs and unlimited-stacking hexes of ``board``, worked out once per map;
@@ -260,40 +260,41 @@ class DogSectorMovePolicy(BaseMovePolicy):
         no_end: dict[Hex, str] = {}
         why_not: dict[Hex, str] = {}
         noted: set[str] = set()
-        effects = self._effects
-        kind = (unit.type, unit.side)
+        effects = self._effects.get((unit.type, unit.side))
+        if effects is None:
+            effects = self._effects[(unit.type, unit.side)] = {}
+        get, pieces_at, start = effects.get, state.pieces_at, unit.hex
         try:  # where the map holds this unit, if not where it is asked about (a bot's "what if")
             itself = state.piece(unit.id).hex
         except KeyError:
             itself = None
         for h in {p.hex for p in state.pieces()}:
-            if h == unit.hex:
+            if h == start:
                 continue  # the start is never entered
-            here = state.pieces_at(h)  # units and markers, read once (a bot asks for many models)
-            key = (kind, h)
-            cached = effects.get(key)
+            here = pieces_at(h)  # units and markers, read once (a bot asks for many models)
+            cached = get(h)
             if h == itself:  # the unit itself is not another unit there: not its type's effect
                 effect = self._hex_effect(board, h, here, unit)
             elif cached is not None and cached[0] == here:  # (the same pieces: an identity test each)
                 effect = cached[1]
             else:
                 effect = self._hex_effect(board, h, here, unit)
-                effects[key] = (here, effect)
-            gone, extra, stops, no_ends, why, kinds = effect
-            for k in kinds:
-                if k not in noted:
-                    noted.add(k)
-                    notes.append(self._note(k, unit.type))
-            if gone:
+                effects[h] = (here, effect)
+            if effect[5]:  # obstacle kinds with a note for this unit type
+                for k in effect[5]:
+                    if k not in noted:
+                        noted.add(k)
+                        notes.append(self._note(k, unit.type))
+            if effect[0]:  # barred
                 enter.pop(h, None)
-                why_not[h] = why
+                why_not[h] = effect[4]
                 continue
-            if extra and h in enter:
-                enter[h] += extra
-            if stops is not None:
-                stop[h] = stops
-            if no_ends is not None:
-                no_end[h] = no_ends
+            if effect[1] and h in enter:
+                enter[h] += effect[1]
+            if effect[2] is not None:
+                stop[h] = effect[2]
+            if effect[3] is not None:
+                no_end[h] = effect[3]
         return MoveModel(
             points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes)
         )
