@@ -46,10 +46,40 @@ def dogfaces_games(count: int = 4, seed: int = 1) -> dict[str, Any]:
     return _timed("dogfaces", [({}, seed + i) for i in range(count)])
 
 
-def _timed(scenario: str, plays: list[tuple[dict[str, Any], int]]) -> dict[str, Any]:
+def dogs_of_war_games(count: int = 2, seed: int = 1) -> dict[str, Any]:
+    """Dogs of War games per CPU-second (its default bots on both sides), against the
+    calibration loop; a game takes seconds, so no game is played first to warm up."""
+    return _timed("dogs-of-war", [({}, seed + i) for i in range(count)], warm=False)
+
+
+def omaha_games(count: int = 2, seed: int = 1) -> dict[str, Any]:
+    """D-Day at Omaha Beach games per CPU-second (its autoplayer, the standard length),
+    against the calibration loop; no warm-up game (a game takes seconds)."""
+    return _timed("omaha", [({"length": "standard"}, seed + i) for i in range(count)], warm=False)
+
+
+def all_games() -> dict[str, Any]:
+    """Games per CPU-second of every rule system measured here (``--only games``)."""
+    import sys
+
+    parts = (
+        ("dog_sector", lambda: games(20), "DOG SECTOR (20 games)"),
+        ("dogfaces", dogfaces_games, "Dogfaces (4 games)"),
+        ("dogs_of_war", dogs_of_war_games, "Dogs of War (2 games)"),
+        ("omaha", omaha_games, "Omaha (2 games)"),
+    )
+    out: dict[str, Any] = {}
+    for i, (key, part, what) in enumerate(parts, start=1):
+        print(f"  games {i}/{len(parts)}: {what} ...", file=sys.stderr, flush=True)
+        out[key] = part()
+    return out
+
+
+def _timed(scenario: str, plays: list[tuple[dict[str, Any], int]], warm: bool = True) -> dict[str, Any]:
     from tabletop import sim
 
-    sim.play_one(scenario, plays[0][0], plays[0][1])  # the scenario and the rule tables, read once
+    if warm:
+        sim.play_one(scenario, plays[0][0], plays[0][1])  # the scenario and the rule tables, read once
     base = calibration()
     start = time.process_time()
     actions = 0
@@ -260,6 +290,8 @@ def run() -> dict[str, Any]:
     parts = (
         ("games", games, "DOG SECTOR games per CPU-second (10 games)"),
         ("dogfaces_games", dogfaces_games, "Dogfaces games per CPU-second (4 games)"),
+        ("dogs_of_war_games", dogs_of_war_games, "Dogs of War games per CPU-second (2 games)"),
+        ("omaha_games", omaha_games, "Omaha games per CPU-second (2 games)"),
         ("cold_viewshed", cold_viewshed, "first viewshed in fresh processes"),
         ("batch_los", batch_los, "2,000 lines at once"),
         ("jobs", jobs_scaling, "sim --jobs 1 and 2 (24 games, twice each)"),

@@ -5,6 +5,7 @@ every change to the map at once (invalidated exactly, never stale)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -12,8 +13,11 @@ import pytest
 
 from tabletop.board import Map, load_map
 from tabletop.engine.los import LosQuery, line_of_sight
+from tabletop.engine.movement import MoveModel
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.games.dog_sector import los as dog_los
+from tabletop.games.dog_sector.movement import RULE, DogSectorMovePolicy
+from tabletop.hexgrid import Hex
 
 AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
                   "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
@@ -107,6 +111,254 @@ def test_whole_verdicts_of_a_long_lived_policy_equal_a_fresh_ones() -> None:
             ):
                 fresh = dog_los.DogSectorPolicy(state.board)
                 assert line_of_sight(state, policy, query) == line_of_sight(state, fresh, query)
+
+
+def test_fire_legality_without_findings_equals_the_full_verdict_on_random_positions() -> None:
+    """Phases 4 and 6: ``fire_legal_all`` (the section, hex and range rules remembered per
+    pair, then screens or the line) says legal exactly where the full verdict has no
+    blocking finding, for every firer of both sides against every enemy unit on 12
+    random positions, with one policy kept across them as the game keeps it, and again
+    after units move between questions."""
+    rng = random.Random(23)
+    policy = dog_los.DogSectorPolicy(board())
+    hexes = board().grid.hexes()
+    verdicts = set()
+    for _ in range(12):
+        state = random_map(rng)
+        for _step in range(3):
+            units = [p for p in state.pieces() if p.kind == "unit"]
+            for viewer in units:
+                targets = [p for p in units if p.side != viewer.side]
+                want = [not uncached(state, viewer, t) for t in targets]
+                assert policy.fire_legal_all(state, viewer, targets) == want
+                verdicts.update(want)
+            for moving in rng.sample(units, 8):
+                state.move(moving.id, rng.choice(hexes))
+    assert verdicts == {True, False}
+
+
+def test_the_pair_rules_test_says_blocked_exactly_where_the_rules_write_a_block() -> None:
+    """Phases 4 and 6, Tables 4 and 6: the yes/no test of the section, hex and range
+    rules that ``fire_legal_all`` remembers per pair says blocked exactly where those
+    rules' findings hold a block, for every pair of enemy units on 12 random positions."""
+    from tabletop.engine.los import LineContext, ground_level
+    from tabletop.hexgrid import distance, relative_traversal
+
+    rng = random.Random(31)
+    policy = dog_los.DogSectorPolicy(board())
+    seen = set()
+    for _ in range(12):
+        state = random_map(rng)
+        for viewer, target in pairs(state):
+            side = policy.data.sides[viewer.side]
+            unit = side.units[viewer.type]
+            src, tgt = viewer.hex, target.hex
+            ctx = LineContext(
+                LosQuery(src, tgt, viewer=viewer, target_piece=target),
+                relative_traversal(tgt.q - src.q, tgt.r - src.r),
+                distance(src, tgt),
+                ground_level(state, src, viewer),
+                ground_level(state, tgt, target),
+            )
+            found = policy._section_rule_of(state, ctx, side) + policy._hex_rules(state, ctx, side, unit)
+            if unit.fires:
+                found += policy._range(ctx, side, unit)
+            want = any(f.severity == "block" for f in found)
+            assert policy._pair_blocked(state.board, viewer, target, side, unit) is want
+            seen.add((want, any(f.severity == "block" and "range" in f.cause for f in found)))
+    assert {(True, True), (True, False), (False, False)} <= seen
+
+
+def test_german_legal_targets_choice_and_refusals_equal_those_of_the_reasons() -> None:
+    """Phase 4: the legal targets (found without the reasons), the remembered choice and
+    the single-target refusal are what the full reasons list gives, for every German unit
+    on 10 random positions with some Americans pinned down or targeted this turn."""
+    from tabletop.engine.state import GameState
+    from tabletop.games.dog_sector import german, hits
+
+    rng = random.Random(29)
+    h = hits.tables()
+    seen = set()
+    for _ in range(10):
+        state = GameState(random_map(rng), turn=1, phase="german-fire")
+        americans = [p for p in state.map.pieces() if p.side == "american"]
+        for p in rng.sample(americans, 4):
+            state.map.update(Piece(p.id, p.type, p.hex, side=p.side, status=frozenset({h.pinned_status})))
+        for p in rng.sample(americans, 3):
+            state.mark(h.targeted_mark, p.id)
+        for gid in [p.id for p in state.map.pieces() if p.side == "german"]:
+            reasons = german.target_reasons(state, gid)
+            legal = [p for p, why in reasons if why is None]
+            assert german.legal_targets(state, gid) == legal
+            for piece, why in reasons:
+                want = None if why is None else f"{piece.type} {piece.id}: {why}"
+                assert german.target_refusal(state, gid, piece.id) == want
+            chosen = german.choose_target(state, gid)
+            german._memo[0] = None  # forget: the choice worked out afresh is the same
+            assert german.choose_target(state, gid) == chosen
+            assert chosen[0] is None if not legal else chosen[0] in legal
+            seen.add(len(legal) > 1)
+    assert seen == {True, False}
+
+
+MARKERS = ("barbed-wire", "land-mine", "tank-obstacle", "cleared")
+
+
+def test_movement_models_with_remembered_hex_effects_equal_the_straight_reading() -> None:
+    """Phase 5: one long-lived movement policy's model (each hex's effect remembered with
+    the pieces in it) equals the rules read afresh hex by hex, costs, stops, no-end and
+    barred hexes in the same order, notes and all, for every American unit after each of
+    80 random moves, pins, removals and new obstacles on a crowded map."""
+    rng = random.Random(37)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    state = random_map(rng, americans=40)
+    for i in range(60):
+        state.place(Piece(f"m{i}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
+    policy = DogSectorMovePolicy()
+    checked = barred = stops = 0
+    for step in range(80):
+        units = [p for p in state.pieces() if p.kind == "unit"]
+        americans = [p for p in units if p.side == "american"]
+        # a unit asked about as if elsewhere (its own hex then holds it as another unit)
+        ghosts = [replace(p, hex=rng.choice(hexes)) for p in rng.sample(americans, 3)]
+        for unit in ghosts + americans:
+            got, want = policy.model(state, unit), model_afresh(policy, state, unit)
+            assert got == want
+            for field in ("enter", "stop", "no_end", "why_not"):
+                assert list(getattr(got, field).items()) == list(getattr(want, field).items())
+            checked += 1
+            barred += len(want.why_not)
+            stops += len(want.stop)
+        moving = rng.choice(units)
+        roll = rng.random()
+        if roll < 0.5:
+            state.move(moving.id, rng.choice(hexes))
+        elif roll < 0.7:
+            status = frozenset() if moving.status else frozenset({"pinned"})
+            state.update(Piece(moving.id, moving.type, moving.hex, side=moving.side, status=status))
+        elif roll < 0.85:
+            state.place(Piece(f"n{step}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
+        else:
+            state.remove(rng.choice([p for p in state.pieces() if p.kind == "marker"]).id)
+    assert checked > 2000 and barred and stops
+
+
+def test_the_sections_cleared_after_every_change_are_each_sections_own_test() -> None:
+    """Table 7 (trench sections cleared): the remembered list, worked out from the German
+    hexes found once, is each section's own test in ``rules.yaml`` order, after each of
+    150 random moves, removals and placements of German units on the trenches."""
+    from types import SimpleNamespace
+
+    from tabletop.games.dog_sector import victory
+    from tabletop.games.dog_sector.procedures import tables
+
+    rng = random.Random(41)
+    b = board()
+    trenches = [h for h in sorted(b.grid.hexes(), key=b.label) if b.terrain[h] == "trench"]
+    state = random_map(rng, americans=10, germans=12)
+    game = SimpleNamespace(map=state, board=b)
+    counts = set()
+    for step in range(150):
+        germans = [p for p in state.pieces() if p.side == "german"]
+        roll = rng.random()
+        if roll < 0.5 and germans:
+            state.move(rng.choice(germans).id, rng.choice(trenches))
+        elif roll < 0.8 and germans:
+            state.remove(rng.choice(germans).id)
+        else:
+            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(trenches), side="german"))
+        want = [s for s in tables().artillery.sections if victory.section_cleared(game, s)]  # type: ignore[arg-type]
+        assert victory.sections_cleared(game) == want  # type: ignore[arg-type]
+        counts.add(len(want))
+    assert len(counts) > 2
+
+
+def test_the_firing_order_after_every_change_is_the_order_sorted_afresh() -> None:
+    """Phase 4 firing order (section 1 to 6, then hex label, then id; project's choice):
+    with each hex's section and label remembered, the order after each of 100 random
+    moves, removals and placements of German units is the one sorted afresh."""
+    from types import SimpleNamespace
+
+    from tabletop.games.dog_sector import german
+
+    rng = random.Random(43)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    state = random_map(rng, americans=5, germans=20)
+    game = SimpleNamespace(map=state, board=b)
+    for step in range(100):
+        germans = [p for p in state.pieces() if p.side == "german"]
+        roll = rng.random()
+        if roll < 0.6 and germans:
+            state.move(rng.choice(germans).id, rng.choice(hexes))
+        elif roll < 0.8 and germans:
+            state.remove(rng.choice(germans).id)
+        else:
+            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(hexes), side="german"))
+        germans = [p for p in state.pieces() if p.kind == "unit" and p.side == "german"]
+        want = sorted(germans, key=lambda p: (german._section_index(game, p), b.label(p.hex), p.id))  # type: ignore[arg-type]
+        assert german.firing_order(game) == want  # type: ignore[arg-type]
+
+
+def model_afresh(policy: DogSectorMovePolicy, state: MapState, unit: Piece) -> MoveModel:
+    """The model as phase 5 reads it, hex by hex with nothing remembered (the straight
+    reading the remembered per-hex effects must equal)."""
+    t = policy.tables
+    board = state.board
+    ground = policy.ground(board)
+    points, why_still = policy.allowance(unit, None)
+    notes = [why_still] if why_still else []
+    enter = dict(ground.enter)
+    stop: dict[Hex, str] = {}
+    no_end: dict[Hex, str] = {}
+    why_not: dict[Hex, str] = {}
+    noted: set[str] = set()
+    kinds = set(t.obstacles)
+    for h in {p.hex for p in state.pieces()}:
+        if h == unit.hex:
+            continue  # the start is never entered
+        here = state.pieces_at(h)  # units and markers, read once (a bot asks for many models)
+        others = [p for p in here if p.kind == "unit" and p.id != unit.id]
+        if others:
+            label = board.label(h)
+            if any(p.side and unit.side and p.side != unit.side for p in others):
+                del enter[h]
+                why_not[h] = f"{label}: {t.enemy_hexes}"
+                continue
+            if any(p.has(t.pinned_status) for p in others):
+                if unit.type not in t.pinned_may_enter:
+                    del enter[h]
+                    why_not[h] = (
+                        f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
+                    )
+                    continue
+                stop[h] = t.pinned_stop
+            if t.one_of_each_type and h not in ground.unlimited and any(p.type == unit.type for p in others):
+                no_end[h] = (
+                    f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
+                )
+        markers = {m.type for m in here if m.kind == "marker"}
+        if not markers or t.cleared_marker in markers:
+            continue
+        label = board.label(h)
+        for kind in sorted(markers & kinds):
+            ob = t.obstacles[kind]
+            effect = ob.effect(unit.type)
+            if effect.extra is None:
+                enter.pop(h, None)
+                stop.pop(h, None)
+                no_end.pop(h, None)
+                why_not[h] = f"{label}: {ob.why_barred} ({ob.rule})"
+                break
+            if h in enter:
+                enter[h] += effect.extra
+            if effect.note and kind not in noted:
+                noted.add(kind)
+                notes.append(f"{kind}: a {unit.type} entering its hex {effect.note} ({ob.rule})")
+            if ob.stop:
+                stop[h] = f"{stop[h]}; {ob.stop}" if h in stop else ob.stop
+    return MoveModel(points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes))
 
 
 # ---------------------------------------------------------------- item 3: no cold start

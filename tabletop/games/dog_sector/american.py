@@ -271,7 +271,10 @@ def tables() -> AmericanTables:
 
 
 @cache
+@cache
 def _move_policy() -> DogSectorMovePolicy:
+    """The movement policy, one for the process: it remembers each map's ground and each
+    hex's effect (issue 19)."""
     return DogSectorMovePolicy()
 
 

@@ -34,7 +34,7 @@ from tabletop.board import Map
 from tabletop.engine.dice import Dice
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
-from tabletop.hexgrid import distance
+from tabletop.hexgrid import Hex, distance
 
 from . import hits
 from . import los as dog_los
@@ -80,9 +80,19 @@ def firing_order(state: GameState) -> list[Piece]:
     if memo[0] is not state.map or memo[1] != state.map.version:
         germans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN]
         board = state.board
-        order = sorted(germans, key=lambda p: (_section_index(state, p), board.label(p.hex), p.id))
+        places = _places.get(id(board))
+        if places is None or places[0] is not board:
+            places = _places[id(board)] = (board, {})
+        where = places[1]  # hex -> (section index, label): the map's alone, worked out once a hex
+        for p in germans:
+            if p.hex not in where:
+                where[p.hex] = (_section_index(state, p), board.label(p.hex))
+        order = sorted(germans, key=lambda p: (*where[p.hex], p.id))
         memo[:] = [state.map, state.map.version, order]
     return list(memo[2])
+
+
+_places: dict[int, tuple[Map, dict[Hex, tuple[int, str]]]] = {}
 
 
 def next_to_fire(state: GameState) -> Piece | None:
@@ -102,53 +112,85 @@ def _los_policy(board: Map) -> dog_los.DogSectorPolicy:
     return cached[1]
 
 
-_reasons_memo: list[Any] = [None, -1, None, {}]  # [map state, version, targeted marks, {gid: reasons}]
+_memo: list[Any] = [None, -1, None, {}, {}, {}]
+# [map state, version, targeted marks, {gid: reasons}, {gid: legal targets}, {gid: choice}]
+
+
+def _remembered(state: GameState) -> list[Any]:
+    """The memo of phase 4's answers for this map version and these ``targeted`` marks
+    (what every answer here depends on besides the map's fixed data), started afresh
+    when either changes."""
+    targeted = frozenset(state.marks.get(hits.tables().targeted_mark, ()))
+    memo = _memo
+    if memo[0] is not state.map or memo[1] != state.map.version or memo[2] != targeted:
+        memo[:] = [state.map, state.map.version, targeted, {}, {}, {}]
+    return memo
 
 
 def target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]:
     """Every American unit on the map with why German unit ``gid`` may not fire at it
     (None: a legal target), in label then id order. Remembered until the map or the
-    turn's ``targeted`` marks change (phase 4 asks three times a shot: the proposal,
-    the refusal and the fire)."""
-    targeted = frozenset(state.marks.get(hits.tables().targeted_mark, ()))
-    memo = _reasons_memo
-    if memo[0] is not state.map or memo[1] != state.map.version or memo[2] != targeted:
-        memo[:] = [state.map, state.map.version, targeted, {}]
+    turn's ``targeted`` marks change."""
+    memo = _remembered(state)
     found = memo[3].get(gid)
     if found is None:
         found = memo[3][gid] = _target_reasons(state, gid)
     return list(found)
 
 
+def _targets(state: GameState) -> list[Piece]:
+    board = state.board
+    return sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id))
+
+
+def _why(state: GameState, target: Piece, blocking: tuple[Any, ...]) -> str | None:
+    """Why a German unit may not fire at ``target``, given the line's blocking findings."""
+    h = hits.tables()
+    reasons = []
+    if state.marked(h.targeted_mark, target.id):
+        reasons.append(
+            "already reduced, immobilized or pinned down this turn: cannot be targeted again (phase 4)"
+        )
+    elif target.has(h.pinned_status):
+        reasons.append("pinned down: cannot be targeted again this turn (phase 4)")
+    reasons.extend(f"{f.cause} ({f.rule})" for f in blocking)
+    return "; ".join(reasons) if reasons else None
+
+
 def _target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]:
     shooter = _german(state, gid)
-    board = state.board
-    policy = _los_policy(board)
-    h = hits.tables()
-    out: list[tuple[Piece, str | None]] = []
-    targets = sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id))
-    for target, blocking in zip(targets, policy.fire_blocking_all(state.map, shooter, targets), strict=True):
-        reasons = []
-        if state.marked(h.targeted_mark, target.id):
-            reasons.append(
-                "already reduced, immobilized or pinned down this turn: cannot be targeted again (phase 4)"
-            )
-        elif target.has(h.pinned_status):
-            reasons.append("pinned down: cannot be targeted again this turn (phase 4)")
-        reasons.extend(f"{f.cause} ({f.rule})" for f in blocking)
-        out.append((target, "; ".join(reasons) if reasons else None))
-    return out
+    policy = _los_policy(state.board)
+    targets = _targets(state)
+    found = policy.fire_blocking_all(state.map, shooter, targets)
+    return [(target, _why(state, target, blocking)) for target, blocking in zip(targets, found, strict=True)]
 
 
 def legal_targets(state: GameState, gid: str) -> list[Piece]:
-    """The American units German unit ``gid`` may fire at now (phase 4 general rules)."""
-    return [p for p, why in target_reasons(state, gid) if why is None]
+    """The American units German unit ``gid`` may fire at now (phase 4 general rules):
+    those ``target_reasons`` gives no reason for, found without writing the reasons."""
+    memo = _remembered(state)
+    found = memo[4].get(gid)
+    if found is None:
+        found = memo[4][gid] = _legal_targets(state, gid)
+    return list(found)
+
+
+def _legal_targets(state: GameState, gid: str) -> list[Piece]:
+    shooter = _german(state, gid)
+    h = hits.tables()
+    open_ = [
+        p for p in _targets(state) if not state.marked(h.targeted_mark, p.id) and not p.has(h.pinned_status)
+    ]
+    legal = _los_policy(state.board).fire_legal_all(state.map, shooter, open_)
+    return [p for p, ok in zip(open_, legal, strict=True) if ok]
 
 
 def target_refusal(state: GameState, gid: str, target_id: str) -> str | None:
     """Why ``gid`` may not fire at ``target_id`` now, or None."""
-    for piece, why in target_reasons(state, gid):
+    shooter = _german(state, gid)
+    for piece in american_units(state):
         if piece.id == target_id:
+            why = _why(state, piece, _los_policy(state.board).fire_blocking(state.map, shooter, piece))
             return None if why is None else f"{piece.type} {piece.id}: {why}"
     return f"{target_id} is not an American unit on the map"
 
@@ -173,7 +215,16 @@ def _rank(state: GameState, shooter: Piece, target: Piece) -> _Rank:
 def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
     """The target German unit ``gid`` fires at by the priority rules, and why in words
     (the rule that chose, and the others it beat); None with the reasons if it has no
-    legal target."""
+    legal target. Remembered as ``target_reasons`` is (a shot's proposal, refusal and
+    fire ask alike)."""
+    memo = _remembered(state)
+    found = memo[5].get(gid)
+    if found is None:
+        found = memo[5][gid] = _choose_target(state, gid)
+    return found
+
+
+def _choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
     shooter = _german(state, gid)
     board = state.board
     legal = legal_targets(state, gid)

@@ -394,6 +394,7 @@ class DogSectorPolicy(BasePolicy):
         self._memo_board = board
         self._section_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
         self._rules_memo: dict[tuple[Any, ...], tuple[tuple[Finding, ...], tuple[Finding, ...]]] = {}
+        self._pair_memo: dict[tuple[Any, ...], bool] = {}
         self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
     def sections(self, board: Map) -> Sections:
@@ -435,11 +436,7 @@ class DogSectorPolicy(BasePolicy):
     ) -> list[tuple[Finding, ...]]:
         """``fire_blocking`` of ``viewer`` at each of ``targets``, in order (the map's
         tables read once for them all: phase 4 asks every American unit)."""
-        if state.board is not self._memo_board:
-            self._fire_memo.clear()
-            self._section_memo.clear()
-            self._rules_memo.clear()
-            self._memo_board = state.board
+        self._same_board(state)
         src = viewer.hex
         aq, ar = src
         blocking = list(self.static_obstacles(state).items())
@@ -477,6 +474,86 @@ class DogSectorPolicy(BasePolicy):
                 found = memo[key] = blocking_findings(state, self, query)
             out.append(found)
         return out
+
+    def _same_board(self, state: MapState) -> None:
+        """Forget what was remembered of another map (the memos are the map's)."""
+        if state.board is not self._memo_board:
+            self._fire_memo.clear()
+            self._section_memo.clear()
+            self._rules_memo.clear()
+            self._pair_memo.clear()
+            self._memo_board = state.board
+
+    def fire_legal_all(self, state: MapState, viewer: Piece, targets: Sequence[Piece]) -> list[bool]:
+        """Whether ``viewer`` may fire at each of ``targets`` (no blocking finding): exactly
+        ``not fire_blocking_all(...)[i]``, without the findings where a cheaper test
+        settles it (issue 19: German target choice asks every American unit for every
+        shot, and only the chosen target's reasons are ever read). The section, hex and
+        range rules are the map's alone (remembered per pair of hexes and the two types);
+        a side that needs no line of sight is then blocked only by screens; a side that
+        needs one asks ``fire_blocking_all`` for the targets those rules let through."""
+        side = self.data.sides.get(viewer.side or "")
+        unit = side.units.get(viewer.type) if side is not None else None
+        if side is None or unit is None:  # (the full verdict says what is wrong)
+            return [not found for found in self.fire_blocking_all(state, viewer, targets)]
+        self._same_board(state)
+        src = viewer.hex
+        aq, ar = src
+        memo = self._pair_memo
+        out = []
+        for target in targets:
+            key = (side.side, unit.type, src, target.type, target.hex)
+            blocked = memo.get(key)
+            if blocked is None:
+                if len(memo) >= _FIRE_MEMO_KEPT:
+                    memo.clear()
+                blocked = memo[key] = self._pair_blocked(state.board, viewer, target, side, unit)
+            out.append(not blocked)
+        if side.needs_line_of_sight:
+            open_ = [i for i, legal in enumerate(out) if legal]
+            found = self.fire_blocking_all(state, viewer, [targets[i] for i in open_])
+            for i, blocking in zip(open_, found, strict=True):
+                out[i] = not blocking
+        elif unit.screened_by and any(out):
+            screened_by = unit.screened_by
+            # the screening units as seen from the viewer, those of a kind that screens it
+            screens_from = {
+                (h[0] - aq, h[1] - ar)
+                for h, units in self._screening(state).items()
+                if any(kind in screened_by for _, kind in units)
+            }
+            if screens_from:
+                for i, target in enumerate(targets):
+                    if out[i]:
+                        tgt = target.hex
+                        dq, dr = tgt.q - aq, tgt.r - ar
+                        screens = (_line_sets.get((dq, dr)) or _line_set(dq, dr))[1]
+                        out[i] = screens.isdisjoint(screens_from)
+        return out
+
+    def _pair_blocked(self, board: Map, viewer: Piece, target: Piece, side: SideFire, unit: UnitFire) -> bool:
+        """Whether the section, hex or range rules block ``viewer`` firing at ``target``
+        (what does not depend on any other unit on the map): whether
+        ``_section_rule_of``, ``_hex_rules`` or ``_range`` would write a block, without
+        writing it."""
+        src, tgt = viewer.hex, target.hex
+        sections = self.sections(board)
+        if sections.defined:
+            of_hex = sections.of_hex
+            if src not in of_hex or tgt not in of_hex or not sections.same_or_adjacent(src, tgt):
+                return True
+        if not unit.fires or _first(side.cannot_fire_from, board, src) is not None:
+            return True
+        rng = distance(src, tgt)
+        if rng > 1 and (
+            _first(side.fire_only_adjacent_from, board, src) is not None
+            or _first(side.target_only_adjacent, board, tgt) is not None
+        ):
+            return True
+        if _first(unit.cannot_target, board, tgt) is not None:
+            return True
+        limit = unit.range_limit(target)
+        return limit is not None and rng > limit
 
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
         """Hex -> the (id, type) of its units of a screening type, in the hex's order:

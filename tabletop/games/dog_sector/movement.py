@@ -199,6 +199,8 @@ class DogSectorMovePolicy(BaseMovePolicy):
     def __init__(self, move_tables: MoveTables | None = None) -> None:
         self.tables = move_tables if move_tables is not None else tables()
         self._ground: _Ground | None = None
+        # (unit type, side) -> hex -> (the pieces there, what the hex does to such a unit)
+        self._effects: dict[tuple[str, str | None], dict[Hex, tuple[list[Piece], _HexEffect]]] = {}
 
     def ground(self, board: Map) -> _Ground:
         """Terrain costs and unlimited-stacking hexes of ``board``, worked out once per map;
@@ -215,6 +217,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
             kinds = self.tables.unlimited_region_kinds
             unlimited = frozenset(h for r in board.regions.values() if r.kind in kinds for h in r.hexes)
             self._ground = _Ground(board, enter, unlimited)
+            self._effects.clear()  # (another map)
         return self._ground
 
     def allowance(self, unit: Piece, budget: int | None) -> tuple[int, str]:
@@ -240,10 +243,14 @@ class DogSectorMovePolicy(BaseMovePolicy):
         self, state: MapState, unit: Piece, order: str | None = None, budget: int | None = None
     ) -> MoveModel:
         """The AP costs, stops and stacking limits for ``unit``; ``budget`` replaces its
-        table AP. DOG SECTOR has no movement orders: ``order`` must be None."""
+        table AP. DOG SECTOR has no movement orders: ``order`` must be None.
+
+        What a hex does to the unit depends only on the unit's type and side and on the
+        pieces in that hex, so each hex's effect is remembered with those pieces and
+        worked out again only when they change (issue 19: a bot asks a model after every
+        move, and a move changes one or two hexes)."""
         if order is not None:
             raise ValueError(f"DOG SECTOR has no movement orders, got {order!r}")
-        t = self.tables
         board = state.board
         ground = self.ground(board)
         points, why_still = self.allowance(unit, budget)
@@ -253,57 +260,95 @@ class DogSectorMovePolicy(BaseMovePolicy):
         no_end: dict[Hex, str] = {}
         why_not: dict[Hex, str] = {}
         noted: set[str] = set()
-        kinds = set(t.obstacles)
+        effects = self._effects.get((unit.type, unit.side))
+        if effects is None:
+            effects = self._effects[(unit.type, unit.side)] = {}
+        get, pieces_at, start = effects.get, state.pieces_at, unit.hex
+        try:  # where the map holds this unit, if not where it is asked about (a bot's "what if")
+            itself = state.piece(unit.id).hex
+        except KeyError:
+            itself = None
         for h in {p.hex for p in state.pieces()}:
-            if h == unit.hex:
+            if h == start:
                 continue  # the start is never entered
-            here = state.pieces_at(h)  # units and markers, read once (a bot asks for many models)
-            others = [p for p in here if p.kind == "unit" and p.id != unit.id]
-            if others:
-                label = board.label(h)
-                if any(p.side and unit.side and p.side != unit.side for p in others):
-                    del enter[h]
-                    why_not[h] = f"{label}: {t.enemy_hexes}"
-                    continue
-                if any(p.has(t.pinned_status) for p in others):
-                    if unit.type not in t.pinned_may_enter:
-                        del enter[h]
-                        why_not[h] = (
-                            f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
-                        )
-                        continue
-                    stop[h] = t.pinned_stop
-                if (
-                    t.one_of_each_type
-                    and h not in ground.unlimited
-                    and any(p.type == unit.type for p in others)
-                ):
-                    no_end[h] = (
-                        f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
-                    )
-            markers = {m.type for m in here if m.kind == "marker"}
-            if not markers or t.cleared_marker in markers:
+            here = pieces_at(h)  # units and markers, read once (a bot asks for many models)
+            cached = get(h)
+            if h == itself:  # the unit itself is not another unit there: not its type's effect
+                effect = self._hex_effect(board, h, here, unit)
+            elif cached is not None and cached[0] == here:  # (the same pieces: an identity test each)
+                effect = cached[1]
+            else:
+                effect = self._hex_effect(board, h, here, unit)
+                effects[h] = (here, effect)
+            if effect[5]:  # obstacle kinds with a note for this unit type
+                for k in effect[5]:
+                    if k not in noted:
+                        noted.add(k)
+                        notes.append(self._note(k, unit.type))
+            if effect[0]:  # barred
+                enter.pop(h, None)
+                why_not[h] = effect[4]
                 continue
-            label = board.label(h)
-            for kind in sorted(markers & kinds):
-                ob = t.obstacles[kind]
-                effect = ob.effect(unit.type)
-                if effect.extra is None:
-                    enter.pop(h, None)
-                    stop.pop(h, None)
-                    no_end.pop(h, None)
-                    why_not[h] = f"{label}: {ob.why_barred} ({ob.rule})"
-                    break
-                if h in enter:
-                    enter[h] += effect.extra
-                if effect.note and kind not in noted:
-                    noted.add(kind)
-                    notes.append(f"{kind}: a {unit.type} entering its hex {effect.note} ({ob.rule})")
-                if ob.stop:
-                    stop[h] = f"{stop[h]}; {ob.stop}" if h in stop else ob.stop
+            if effect[1] and h in enter:
+                enter[h] += effect[1]
+            if effect[2] is not None:
+                stop[h] = effect[2]
+            if effect[3] is not None:
+                no_end[h] = effect[3]
         return MoveModel(
             points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes)
         )
+
+    def _note(self, kind: str, unit_type: str) -> str:
+        ob = self.tables.obstacles[kind]
+        return f"{kind}: a {unit_type} entering its hex {ob.effect(unit_type).note} ({ob.rule})"
+
+    def _hex_effect(self, board: Map, h: Hex, here: list[Piece], unit: Piece) -> _HexEffect:
+        """What hex ``h`` holding ``here`` does to ``unit`` entering it (phase 5): barred
+        (with why), or the extra AP, the stop and the no-end reasons, and the obstacle
+        kinds whose note it gives, in the order the rules read them."""
+        t = self.tables
+        stop: str | None = None
+        no_end: str | None = None
+        others = [p for p in here if p.kind == "unit" and p.id != unit.id]
+        if others:
+            label = board.label(h)
+            if any(p.side and unit.side and p.side != unit.side for p in others):
+                return (True, 0, None, None, f"{label}: {t.enemy_hexes}", ())
+            if any(p.has(t.pinned_status) for p in others):
+                if unit.type not in t.pinned_may_enter:
+                    why = f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
+                    return (True, 0, None, None, why, ())
+                stop = t.pinned_stop
+            if (
+                t.one_of_each_type
+                and h not in self.ground(board).unlimited
+                and any(p.type == unit.type for p in others)
+            ):
+                no_end = (
+                    f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
+                )
+        markers = {m.type for m in here if m.kind == "marker"}
+        if not markers or t.cleared_marker in markers:
+            return (False, 0, stop, no_end, None, ())
+        label = board.label(h)
+        extra = 0
+        kinds: list[str] = []
+        for kind in sorted(markers & set(t.obstacles)):
+            ob = t.obstacles[kind]
+            effect = ob.effect(unit.type)
+            if effect.extra is None:
+                return (True, 0, None, None, f"{label}: {ob.why_barred} ({ob.rule})", tuple(kinds))
+            extra += effect.extra
+            if effect.note:
+                kinds.append(kind)
+            if ob.stop:
+                stop = f"{stop}; {ob.stop}" if stop is not None else ob.stop
+        return (False, extra, stop, no_end, None, tuple(kinds))
+
+
+# barred, extra AP, stop reason, no-end reason, why barred, obstacle kinds noted
+_HexEffect = tuple[bool, int, "str | None", "str | None", "str | None", tuple[str, ...]]
 
 
 def move_policy(state: MapState) -> DogSectorMovePolicy:

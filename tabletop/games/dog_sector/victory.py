@@ -46,7 +46,9 @@ def sections_cleared(state: GameState) -> list[str]:
     remembered until the map changes (the game's outcome asks after every action)."""
     memo = _cleared_memo
     if memo[0] is not state.map or memo[1] != state.map.version:
-        cleared = [s for s in tables().artillery.sections if section_cleared(state, s)]
+        held = {p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN}
+        board = state.board  # (section_cleared for each section, the German hexes found once)
+        cleared = [s for s in tables().artillery.sections if held.isdisjoint(_trenches(board, s))]
         memo[:] = [state.map, state.map.version, cleared]
     return list(memo[2])
 
