@@ -66,6 +66,9 @@ def victory() -> LineDict:
         leasts = [int(r["least"]) for r in ranks]
         if leasts != sorted(leasts):
             raise _fail(path, data["ranks"], length, "ranks must go from the lowest score needed up")
+        vps = [int(r.get("vp_positions", 0)) for r in ranks]
+        if vps != sorted(vps):
+            raise _fail(path, data["ranks"], length, "ranks must go from the fewest VP positions needed up")
     return data
 
 
