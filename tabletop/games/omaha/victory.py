@@ -49,18 +49,19 @@ def length(state: GameState) -> str:
     return "extended" if state.track(LAST_TURN) > int(data.rules()["length"]["standard"]) else "standard"
 
 
-def rank_for(ranks: list[Any], n: int, vps: int) -> str:
-    """The highest rank whose score and VP positions held ``n`` and ``vps`` both reach:
-    an upper rank needs positions held, not only few losses (issue 18 item 3)."""
+def rank_for(ranks: list[Any], n: int, vps: int, positions: int) -> str:
+    """The highest rank whose needs the score ``n``, the VP positions held ``vps`` and
+    all positions held ``positions`` meet: an upper rank needs positions held, not
+    only few losses (issue 18 item 1)."""
     found = str(ranks[0]["name"])
     for r in ranks:
-        if n >= int(r["least"]) and vps >= int(r.get("vp_positions", 0)):
+        if n >= int(r["least"]) and vps >= int(r.get("vp_positions", 0)) and positions >= int(r.get("positions", 0)):
             found = str(r["name"])
     return found
 
 
 def rank_of(state: GameState, n: int) -> str:
-    return rank_for(list(victory()["ranks"][length(state)]), n, len(vp_held(state)))
+    return rank_for(list(victory()["ranks"][length(state)]), n, len(vp_held(state)), len(held(state)))
 
 
 def ranks() -> list[str]:
@@ -71,12 +72,16 @@ def ranks() -> list[str]:
 
 
 def needs(length_key: str) -> list[str]:
-    """Each rank's requirement in words, for the rules panel and ``tabletop tables``."""
+    """Each rank's requirement in words, for ``tabletop tables omaha``."""
     out = []
     for r in victory()["ranks"][length_key]:
-        vps = int(r.get("vp_positions", 0))
-        score = "any score" if int(r["least"]) <= -999 else f"{r['least']}+ VP"
-        out.append(f"{r['name']}: {score}" + (f" and {vps}+ VP position(s) held" if vps else ""))
+        vps, positions = int(r.get("vp_positions", 0)), int(r.get("positions", 0))
+        words = ["any score" if int(r["least"]) <= -999 else f"{r['least']} VP or more"]
+        if vps:
+            words.append(f"{vps}+ VP position(s) held")
+        elif positions:
+            words.append(f"{positions}+ position(s) held")
+        out.append(f"{r['name']}: {', '.join(words)}")
     return out
 
 
