@@ -147,3 +147,21 @@ def test_the_builder_through_the_real_loop() -> None:
     rows = seen.get("rows")
     assert isinstance(rows, list) and any(r.startswith("odds:") for r in rows)
     assert s.marked(atk.STRUCK, "0711")  # the attack was played
+
+
+def test_dragging_a_us_unit_in_the_us_action_phase_moves_it() -> None:
+    """Issue 18 item 6 (played in the window): the game box lists no moves ("drag a unit
+    to move it"); a drag is the rules' move (omaha 6.1), refused with its reason when
+    illegal, and nothing outside the US Action phase."""
+    from omaha_us_helpers import action_phase, put
+
+    g = action_phase()
+    s = g.state
+    put(s, "E-2-16", "0513")
+    move = g.rules.drag_action(s, "E-2-16", "0512", False)
+    assert move == {"do": "move", "unit": "E-2-16", "to": "0512"} and g.refusal(move) is None
+    g.play(move)
+    assert s.board.label(s.map.piece("E-2-16").hex) == "0512"
+    assert g.rules.drag_action(s, "E-2-16", "0511", True) is None  # Shift: an edit, not a move
+    s.phase = "landing"
+    assert g.rules.drag_action(s, "E-2-16", "0511", False) is None

@@ -106,7 +106,30 @@ def test_road_clearing_clears_the_mined_roads_in_range() -> None:
     spot = _beach(s, label, 2)
     g.play({"do": "engineer-base", "division": "1st" if mined.hex in s.board.regions["sector-east"].hexes else "29th",
             "to": spot})  # fmt: skip
-    assert any(p.type == "cleared" for p in s.map.markers_at(mined.hex))
+    assert any(p.type == "road-cleared" for p in s.map.markers_at(mined.hex))
+    assert f"road-cleared-{label}" in {p.id for p in s.map.markers_at(mined.hex)}
+
+
+def test_obstacle_and_road_clearing_in_one_hex_lay_two_markers() -> None:
+    """Issue 18 item 4: a hex with both beach obstacles (omaha 7 clearing) and a mined
+    road (omaha 7 EXT road clearing) gets two markers with distinct ids: clearing the
+    obstacles neither clears the road nor stops road clearing from marking it."""
+    from tabletop.engine.pieces import Piece
+
+    g = action_phase(17, "extended")
+    s = g.state
+    obstacle = next(m for m in s.map.pieces() if m.kind == "marker" and m.type == "beach-obstacles")
+    label = s.board.label(obstacle.hex)
+    s.map.place(Piece("mined-test", "mined-road", obstacle.hex, None, kind="marker"))
+    g.state.turn = 7  # a clearing band (omaha 7: turns 7-15, 1 hex a sector)
+    assert g.refusal({"do": "clear-obstacle", "hex": label}) is None
+    g.play({"do": "clear-obstacle", "hex": label})
+    ids = {p.id for p in s.map.markers_at(obstacle.hex)}
+    assert f"cleared-{label}" in ids and f"road-cleared-{label}" not in ids
+    g.state.turn = 17
+    engineers.clear_roads(s, obstacle.hex)
+    ids = {p.id for p in s.map.markers_at(obstacle.hex)}
+    assert {f"cleared-{label}", f"road-cleared-{label}"} <= ids
 
 
 def test_shingle_lanes_open_shingle_to_every_unit() -> None:

@@ -202,7 +202,7 @@ def test_sim_finishes_every_game_the_same_for_the_same_seed() -> None:
 def test_cli_tables_prints_9_1_to_9_8_and_section_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tables", "omaha", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [t["key"] for t in out["tables"]] == ["9.1", "9.2", "9.3", "3", "9.4", "9.5", "9.6", "9.7", "9.8"]
+    assert [t["key"] for t in out["tables"]] == ["9.1", "9.2", "9.3", "3", "9.4", "9.5", "9.6", "9.7", "9.8", "victory"]
     t92 = next(t for t in out["tables"] if t["key"] == "9.2")
     assert ["1", "all", "delay 1", "eliminated", "steps 1", "steps 1, left 2"] in t92["rows"]
     assert any("reading A1" in c for c in t92["choices"])
@@ -238,9 +238,13 @@ def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
 
     g = game(1)
     panels = {p.key: p for p in extras().panels(g.state, None)}
-    assert set(panels) == {"omaha-landing", "omaha-pools"}  # no card drawn yet in the Landing
+    assert set(panels) == {"omaha-landing"}  # no card drawn yet in the Landing; pools only in German phases
     assert any("to place:" in r.text for r in panels["omaha-landing"].rows)
-    assert any(r.text.startswith("Tactical pool: 6") for r in panels["omaha-pools"].rows)
+    s = g.state
+    phase, s.phase = s.phase, "german"
+    panels = {p.key: p for p in extras().panels(s, None)}
+    assert any("Tactical pool 6" in r.text for r in panels["omaha-pools"].rows)
+    s.phase = phase
     bot = LandingBot()
     while g.state.phase != "us-action":
         g.play(g.proposal() or bot.choose(g.side_view("us")))
@@ -248,7 +252,7 @@ def test_the_window_panels_show_the_card_the_landing_and_the_pools() -> None:
     panels = {p.key: p for p in extras().panels(g.state, None)}
     rows = [r.text for r in panels["omaha-card"].rows]
     assert card is not None and rows[0].startswith(f"action {card.action}")
-    assert set(panels) == {"omaha-actions", "omaha-attack", "omaha-card", "omaha-pools"}  # the US Action phase's
+    assert set(panels) == {"omaha-actions", "omaha-attack", "omaha-card"}  # the US Action phase's (room for Boxes)
 
 
 def test_the_one_hex_moves_offered_are_the_movement_policys_reach() -> None:

@@ -1,6 +1,6 @@
 """D-Day at Omaha Beach, 9.4 "Mined Roads": infantry and leaders ∅, others (tanks,
 artillery, anti-tank, anti-aircraft) "No". The scenario's ``mined-road`` markers (gap
-G6: the road hex at the mouth of each of the five draws) carry the row; a ``cleared``
+G6: the road hex at the mouth of each of the five draws) carry the row; a ``road-cleared``
 marker with one lifts it (omaha 7 road clearing).
 """
 
@@ -58,7 +58,14 @@ def test_infantry_and_leaders_cross_mined_roads(kind: str) -> None:
 
 def test_a_cleared_mined_road_is_open() -> None:
     """omaha 7 road clearing (part 2's engineer bases place the marker): cleared."""
-    assert step(mined("cleared"), "tank") is None
+    assert step(mined("road-cleared"), "tank") is None
+
+
+def test_an_obstacle_cleared_marker_does_not_clear_the_road() -> None:
+    """Issue 18 item 4: obstacle clearing (omaha 7, marker ``cleared``) and road clearing
+    (omaha 7 EXT, marker ``road-cleared``) are apart: a hex holding both keeps its
+    mined road until road clearing reaches it."""
+    assert step(mined("cleared"), "tank") is not None
 
 
 def test_the_scenario_mines_the_five_draw_mouths() -> None:

@@ -39,11 +39,12 @@ def test_victory_counts_positions_held_free_of_germans_minus_catastrophic_losses
 
 
 def test_ranks_by_length() -> None:
-    """Gap G2: the rank is the highest whose threshold the score reaches, by length."""
+    """Gap G2: the rank is the highest whose needs the score and the positions held
+    meet, by length; holding nothing, even a score of 999 stays below "foothold"."""
     s = action_phase(16).state
     names = ranks()
     assert victory.rank_of(s, -50) == names[0]
-    assert victory.rank_of(s, 999) == names[-1]
+    assert victory.held(s) == [] and victory.rank_of(s, 999) == "pinned on the beach"
     assert len(names) >= 3
 
 

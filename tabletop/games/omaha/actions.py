@@ -22,7 +22,7 @@ from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
-from . import data, german
+from . import data, engineers, german
 from .common import (
     DISRUPTED,
     GERMAN_DEAD,
@@ -215,7 +215,8 @@ def mortar(state: GameState, key: str, card: data.Card) -> list[str]:
     most = 2 if any(german.depth_of(state, u) is not None for u in units_in(state, key)) else 1
     cap = german.cap_mark(state, key)
     found = [p for p in us_units(state) if p.hex in reach and p.type not in LEADERS
-             and card.symbol(symbol(p)) is not None and not state.marked(cap, p.id)]  # fmt: skip
+             and card.symbol(symbol(p)) is not None and not state.marked(cap, p.id)
+             and not engineers.garrison_spares(state, p, "mortar")]  # fmt: skip
     found.sort(key=lambda p: (-p.steps, p.id))
     lines = [f"MORTAR ({most} unit(s) at most, {'Depth' if most == 2 else 'no Depth'}): "
              f"{', '.join(p.id for p in found[:most]) or 'no target with a matching symbol in range'} ({R3})"]  # fmt: skip

@@ -403,11 +403,12 @@ def roles(state: GameState, target: Hex, units: Sequence[Piece]) -> tuple[list[P
 
 
 def naval_available(state: GameState, target: Hex, attackers: Sequence[Piece]) -> bool:
-    """6.2: naval fire may support if an attacking infantry has a radio or is in
-    command of an HQ; gap G9: a marker of the target's sector is left this turn."""
+    """6.2: naval fire may support if an attacking infantry (heavy infantry included:
+    it carries RD, 9.8) has a radio or is in command of an HQ; a tank in HQ command does
+    not; gap G9: a marker of the target's sector is left this turn."""
     if state.track(NAVAL + sector_of(state.board, target)) <= 0:
         return False
-    return any(has_radio(state, a) or in_command(state, a, HQ_KINDS) for a in attackers)
+    return any(a.type in (*INFANTRY, "heavy-infantry") and (has_radio(state, a) or in_command(state, a, HQ_KINDS)) for a in attackers)
 
 
 def heroes_near(state: GameState, target: Hex) -> list[Piece]:

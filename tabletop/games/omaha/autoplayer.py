@@ -20,7 +20,9 @@ Both bots use no dice of their own. ``landing`` (part 1's) only wades ashore. Th
   moves toward the nearest German position still to take (adjacent to a held one, into
   an empty one), avoiding over-stacking, 5-step stacks under fire and, off the shortest
   path, the intense fields; leaders last, to the hex next to the most units, infantry
-  next to a German hex counting 4 (an HQ gives them the radio naval support needs);
+  next to a German hex counting 4 (an HQ gives them the radio naval support needs); an
+  HQ with no better neighbouring hex steps toward a hex up to 4 off whose count is
+  clearly higher (more than 2 over its own: front infantry);
   naval barrages last, on the German hex whose field holds the most US steps (the
   sector's marker stays free for an attack the moves set up);
 - end of turn: an over-stacked hex loses its unit with the fewest steps.
@@ -66,6 +68,7 @@ SCORE = "VP at the end: positions held and free of Germans (VP positions 3, othe
 VALUE = {"defeated": 10, "reveal-again": 4, "drop-depth": 2, "disrupted": 2, "none": 0, "add-depth": -2,
          "unreveal": -1, "us-disrupted": -3}  # fmt: skip
 DANGER = {"intense": 3, "steady": 2, "sporadic": 1}
+FRONT_REACH = 4  # an HQ looks this many hexes off for front infantry to command
 
 
 def loss_cost(unit: Piece, *, catastrophic: bool) -> int:
@@ -585,11 +588,43 @@ class TacticalBot(LandingBot):
                     best = (near, board.label(n))
             if best is not None:
                 return {"do": "move", "unit": lead.id, "to": best[1]}
+            if lead.type == "hq" and front:
+                # a hex a few steps off that commands clearly more (front infantry count 4)
+                spots = {n for u in front for n in (u.hex, *neighbors(u.hex))
+                         if board.grid.contains(n) and 1 <= distance(n, lead.hex) <= FRONT_REACH}  # fmt: skip
+                goals = [h for h in spots if pull(h) > here + 2]
+                toward = self._toward(state, lead, goals) if goals else None
+                if toward is not None:
+                    return toward
             if state.map.terrain_at(lead.hex) == "sea":
                 ahead = at(board, col_row(board, lead.hex)[0], col_row(board, lead.hex)[1] - 1)
                 if ahead is not None:
                     return {"do": "move", "unit": lead.id, "to": board.label(ahead)}
         return None
+
+
+    @staticmethod
+    def _toward(state: GameState, lead: Piece, goals: list[Hex]) -> Action | None:
+        """One step of ``lead`` toward the nearest of ``goals`` over ground it may cross.
+        Used for an HQ whose command would count clearly more next to the front
+        infantry: HQ command gives them the radio naval fire needs (6.2); a leader that
+        only ever steps to a better neighbouring hex stays with the crowd on the beach
+        (issue 18 item 2: attacking infantry was 4-6 hexes from every HQ)."""
+        board = state.board
+        if state.map.terrain_at(lead.hex) == "sea":
+            return None
+        dist = _ground_distance(board, default_rules().unit_class(lead), frozenset(goals))
+        here = dist.get(lead.hex, 999)
+        best: tuple[tuple[int, str], Action] | None = None
+        for n in neighbors(lead.hex):
+            if not board.grid.contains(n) or dist.get(n, 999) >= here:
+                continue
+            if any(p.side == "german" for p in state.map.units_at(n)):
+                continue
+            a: Action = {"do": "move", "unit": lead.id, "to": board.label(n)}
+            if us_actions.refusal(state, a) is None and (best is None or (dist[n], board.label(n)) < best[0]):
+                best = ((dist[n], board.label(n)), a)
+        return best[1] if best else None
 
 
 class RandomBot:

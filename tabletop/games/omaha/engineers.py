@@ -7,9 +7,11 @@ base may not advance, nor give traffic management, if German artillery fire occu
 in its sector (this turn, the project's reading). Within its range of operations
 (gap G10, ``attacks.yaml`` ``engineer_bases``): shingle lanes (shingle hexsides do not
 impede movement, read by ``movement``); road clearing (mined-road markers count as
-cleared: a ``cleared`` marker is laid on each); traffic management (a unit that begins
-its move in a beach, pavillon or draw hex moves free, read by ``us_actions``). The
-fourth benefit, garrison, is not modelled yet.
+cleared: a ``road-cleared`` marker is laid on each); traffic management (a unit that begins
+its move in a beach, pavillon or draw hex moves free, read by ``us_actions``); garrison
+(``garrisoned``: US units in an unoccupied position out of every German field of fire
+may not be targeted by German mortar or artillery fire, read by ``actions`` and
+``german``; the project's reading of a thin text, attacks.yaml ``garrison``).
 
 PROJECT'S CHOICE (attacks.yaml): a base is a marker, no unit (9.1 lists no engineers,
 gap G11); establishing or advancing it is a free action of its Division; an advance
@@ -24,7 +26,7 @@ from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
-from . import data, german
+from . import german
 from .common import extended, rule, sector_of
 from .fields import position_keys
 from .usdata import attacks
@@ -126,7 +128,7 @@ def clear_roads(state: GameState, base: Hex) -> list[str]:
     """Road clearing: every mined road in the base's range counts as cleared."""
     most = int(cfg()["range"])
     mined = str(cfg()["mined_road_marker"])
-    cleared = str(data.rules()["cleared_marker"])
+    cleared = str(cfg()["road_cleared_marker"])
     out = []
     for m in sorted(state.map.pieces(), key=lambda p: p.id):
         if m.kind != "marker" or m.type != mined or distance(m.hex, base) > most:
@@ -134,9 +136,33 @@ def clear_roads(state: GameState, base: Hex) -> list[str]:
         if any(p.type == cleared for p in state.map.markers_at(m.hex)):
             continue
         label = state.board.label(m.hex)
-        state.map.place(Piece(f"cleared-{label}", cleared, m.hex, None, kind="marker"))
+        state.map.place(Piece(road_cleared_id(label), cleared, m.hex, None, kind="marker"))
         out.append(f"road clearing: the mined road in {label} counts as cleared ({rule('7')} EXT)")
     return out
+
+
+def road_cleared_id(label: str) -> str:
+    """The road-clearing marker's id, apart from obstacle clearing's ``cleared-<hex>``
+    (us_actions.cleared_id): a hex may hold both."""
+    return f"{cfg()['road_cleared_marker']}-{label}"
+
+
+def garrisoned(state: GameState, h: Hex) -> bool:
+    """Garrison (omaha 7 EXT, project's reading, attacks.yaml ``garrison``): ``h`` is a
+    hex of a German position with no German unit, in a base's range, and in no field of
+    fire of a position holding German units."""
+    if not bases(state.map) or not in_range(state.map, h):
+        return False
+    board = state.board
+    key = german.position_of(board, h)
+    if key is None or german.units_in(state, key):
+        return False
+    return not any(german.units_in(state, k) and h in german.field(board, k) for k in position_keys(board))
+
+
+def garrison_spares(state: GameState, unit: Piece, fire: str) -> bool:
+    """Whether the garrison shields ``unit`` from this German ``fire`` (mortar, artillery)."""
+    return fire in tuple(cfg()["garrison"]["shields_from"]) and garrisoned(state, unit.hex)
 
 
 def traffic_free(state: GameState, start: Hex) -> bool:

@@ -515,13 +515,18 @@ def artillery_count(state: GameState, sector: str, card: data.Card) -> tuple[int
 
 
 def artillery_target(state: GameState, sector: str, card: data.Card) -> tuple[Piece | None, str]:
-    """omaha 5 priority, most steps first in each class (then lowest id)."""
+    """omaha 5 priority, most steps first in each class (then lowest id); none a base's
+    garrison shields (omaha 7 EXT)."""
+    from .engineers import garrison_spares  # engineers reads this module: imported late
+
     board = state.board
     infantry = set(data.rules()["infantry_types"])
     for i, cls in enumerate(data.rules()["artillery"]["priority"]):
         found = []
         for p in us_units(state):
             if p.type in LEADERS or sector_of(board, p.hex) != sector or card.symbol(symbol(p)) is None:
+                continue
+            if garrison_spares(state, p, "artillery"):  # omaha 7 EXT garrison
                 continue
             where = "box" if is_box(board, p.hex) else "beach" if state.map.terrain_at(p.hex) == "beach" else None
             what = "infantry" if p.type in infantry else "non-infantry"

@@ -49,6 +49,7 @@ from tabletop.hexgrid import Hex, neighbors
 from tabletop.yamlfile import LineDict, parse_yaml
 
 from .fields import GAME, FieldsConfig, Intensity, default_config, fields, position_keys
+from .usdata import attacks
 
 DATA = "movement.yaml"
 RULE_TABLE = f"{GAME} 9.4"
@@ -727,9 +728,10 @@ def _road_between(board: Map, a: Hex, b: Hex, roads: Sequence[str]) -> str | Non
 def _marker_refusal(state: MapState, rules: MoveRules, cls: UnitClass, b: Hex) -> str | None:
     """omaha 9.4 rows for ground a hex marker makes (the "Mined Roads" row: a
     ``mined-road`` marker of the scenario): the marker's row of ``terrain`` applies
-    too, until a ``cleared`` marker lies with it (omaha 7 road clearing)."""
+    too, until a ``road-cleared`` marker lies with it (omaha 7 road clearing; not the
+    ``cleared`` marker of the obstacles in the same hex, issue 18 item 4)."""
     kinds = {m.type for m in state.markers_at(b)}
-    if not kinds or "cleared" in kinds:
+    if not kinds or str(attacks()["engineer_bases"]["road_cleared_marker"]) in kinds:
         return None
     for k in sorted(kinds & rules.terrain.keys()):
         if rules.terrain[k][cls] == "prohibited":

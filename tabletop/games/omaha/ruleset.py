@@ -125,6 +125,15 @@ class OmahaRules:
     def describe(self, state: GameState, action: Action) -> str:
         return describe_action(state, action)
 
+    def drag_action(self, state: GameState, piece_id: str, to: str, forced: bool) -> Action | None:
+        """A US unit dragged to a hex in the US Action phase is its move (omaha 6.1): the
+        game box lists no moves, they are made by dragging (issue 18 item 6: without
+        this hook a drag moved nothing). The dragged unit moves alone; a refused move
+        is refused with its section, as any action. Shift (``forced``) stays an edit."""
+        if state.phase != "us-action" or forced:
+            return None
+        return {"do": "move", "unit": piece_id, "to": to}
+
     def view(self, state: GameState, side: str) -> GameState:
         """What ``side`` may know: the US sees face-down German units and hidden Depth
         markers as neutral counters, not the pools nor the deck's order (``hidden``)."""

@@ -180,6 +180,25 @@ def weapons_table() -> Table:
     )  # fmt: skip
 
 
+def victory_table() -> Table:
+    """Gap G2, the project's victory (victory.yaml): the ranks each length needs."""
+    from .usdata import victory as cfg
+    from .victory import needs
+
+    v = cfg()
+    standard, extended = needs("standard"), needs("extended")
+    rows = tuple((str(i + 1), a, b) for i, (a, b) in enumerate(zip(standard, extended, strict=True)))
+    return Table(
+        "victory", "Victory ranks by game length (project's choice, gap G2)", f"{GAME} 3 (VP positions); gap G2",
+        ("rank", "standard (16 turns)", "extended (32 turns)"), rows,
+        (f"score at the end: {v['per_position']} VP a VP position and {v['per_position_free']} any other position "
+         f"free of German units with every hex US-controlled, {v['per_catastrophic_loss']} a unit in the "
+         "catastrophic loss box (G12)",
+         "the upper ranks need VP positions held, not only few losses; thresholds calibrated with tabletop sim "
+         "and the tactical autoplayer (victory.yaml)"),
+    )  # fmt: skip
+
+
 def tables() -> list[Table]:
     return [us_units_table(), amphibious_table(), fire_table(), action_table(), move_table(), barrage_table(),
-            defence_table(), attack_table(), weapons_table()]  # fmt: skip
+            defence_table(), attack_table(), weapons_table(), victory_table()]  # fmt: skip

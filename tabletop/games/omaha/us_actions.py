@@ -431,6 +431,12 @@ def obstacle_at(state: GameState, h: Hex) -> bool:
     return landing._obstacle(state, h)
 
 
+def cleared_id(label: str) -> str:
+    """Obstacle clearing's marker id, apart from road clearing's ``road-cleared-<hex>``
+    (engineers.road_cleared_id): a hex may hold both."""
+    return f"cleared-{label}"
+
+
 def clear_capacity(state: GameState) -> int:
     entry = band("engineers", state.turn)
     return int(entry["hexes"]) if entry else 0
@@ -491,7 +497,7 @@ def apply(state: GameState, action: Action, dice: Dice) -> list[str]:
         sector = sector_of(state.board, h)
         state.tracks[CLEARED + sector] += 1
         label = state.board.label(h)
-        state.map.place(Piece(f"cleared-{label}", str(data.rules()["cleared_marker"]), h, None, kind="marker"))
+        state.map.place(Piece(cleared_id(label), str(data.rules()["cleared_marker"]), h, None, kind="marker"))
         return [f"engineers clear the beach obstacles in {label} ({rule('7')}; gap G11: a free action of the {sector} sector)"]
     unit = state.map.piece(str(action["unit"]))
     if do == "revert-cp":

@@ -66,6 +66,10 @@ def victory() -> LineDict:
         leasts = [int(r["least"]) for r in ranks]
         if leasts != sorted(leasts):
             raise _fail(path, data["ranks"], length, "ranks must go from the lowest score needed up")
+        for need in ("vp_positions", "positions"):
+            counts = [int(r.get(need, 0)) for r in ranks]
+            if counts != sorted(counts):
+                raise _fail(path, data["ranks"], length, f"ranks must go from the fewest {need} needed up")
     return data
 
 

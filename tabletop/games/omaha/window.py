@@ -37,14 +37,16 @@ class OmahaExtras(NoExtras):
         state = state_of(seen)
         if state.phase == "setup" or "german" not in state.decks:
             return ()
+        # the US phases leave the German pools out and the card in one line (infiltration
+        # reads it): with the default panels open the Boxes panel keeps room for its
+        # counters (issue 18 item 5); the status line counts the US losses
         if state.phase == "us-action":
-            return (actions_panel(state, selected), attack_panel(state, selected), card_panel(state),
-                    pools_panel(state))  # fmt: skip
+            return (actions_panel(state, selected), attack_panel(state, selected), card_panel(state, brief=True))
         if state.phase == "landing":  # no card drawn yet: room for the Boxes panel (issue 18 item 4)
             from .german import turn_card
 
             shown = (card_panel(state),) if turn_card(state) is not None else ()
-            return (*shown, landing_panel(state), pools_panel(state))
+            return (*shown, landing_panel(state))
         return (card_panel(state), landing_panel(state), pools_panel(state))
 
     def opening_hexes(self, state: GameState) -> list[Hex]:
@@ -54,7 +56,7 @@ class OmahaExtras(NoExtras):
         from .common import col_row
 
         board = state.board
-        return [h for h in board.grid.hexes() if col_row(board, h)[0] <= 17 and col_row(board, h)[1] >= 7]
+        return [h for h in board.grid.hexes() if 3 <= col_row(board, h)[0] <= 14 and col_row(board, h)[1] >= 9]
 
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
         board = state_of(seen).board
@@ -83,14 +85,17 @@ def extras() -> OmahaExtras:
     return OmahaExtras()
 
 
-def card_panel(state: GameState) -> Panel:
-    """The German card of the turn, who fires, and the position firing now."""
+def card_panel(state: GameState, brief: bool = False) -> Panel:
+    """The German card of the turn, who fires, and the position firing now (``brief``:
+    the card alone, in the US Action phase, where no position fires)."""
     from . import german
 
     card = german.turn_card(state)
     if card is None:
         return Panel("omaha-card", "German card", [Row("not drawn yet this turn (German phase)", "dim")])
     rows = [Row(card.words().split(": ", 1)[1], "strong")]
+    if brief:
+        return Panel("omaha-card", "German card", rows)
     # in the US view a face-down unit has no colour: its position shows once it fires
     firing = [k for k, fires, _ in german.firing_positions(state, card) if fires or german.HITS + k in state.tracks]
     rows.append(Row(f"fire ({', '.join(c for c, _ in card.colours)}): {', '.join(firing) or 'no position'}"))
@@ -205,8 +210,8 @@ def pools_panel(state: GameState) -> Panel:
 
     names = {"wn": "WN Depth", "building": "Building Depth", "mobile": "Mobile Depth", "tactical": "Tactical pool",
              "division": "Division pool", "artillery": "Artillery Box"}  # fmt: skip
-    rows = [Row(f"{names[k]}: {len(state.box(box))}") for k, box in POOLS.items()]
-    rows.append(Row(f"German eliminated: {len(state.box(GERMAN_DEAD))}", "dim"))
+    counts = ", ".join(f"{names[k]} {len(state.box(box))}" for k, box in POOLS.items())
+    rows = [Row(f"{counts}; German eliminated {len(state.box(GERMAN_DEAD))}", "dim")]
     rows.append(Row(f"US dead {len(state.box(DEAD))}, removed {len(state.box(REMOVED))}, "
                     f"catastrophic losses {len(state.box(CATASTROPHIC))}", "bad"))  # fmt: skip
     return Panel("omaha-pools", "Pools and boxes", rows)
