@@ -71,8 +71,12 @@ bazookas as ranged units on the beach against MG pillboxes and AT guns within 6 
 (2.53 / 2.75 / 2.95); the weakest sections counted in adjacent infantry shots (3 a
 German infantry step, 6 any other unit) rather than steps (2.42 / 2.91 / 2.82); the
 weakest sections counted with the American units already next to their German units
-(2.53 / 2.88 / 3.12); three lowest counts instead of two (2.59 / 3.03 / 3.07, within
-noise); full-strength infantry with an EL in its hex clearing the obstacle on its way
+(2.53 / 2.88 / 3.12); exactly the two weakest sections, ties going to the lower
+number, rather than the two lowest counts (2.56 / 2.93 / 2.98); every section from turn
+10 (2.44 / 2.91 / 3.10); within noise: three lowest counts instead of two (2.59 / 3.03 /
+3.07), no ordering between the focus sections (``CONCENTRATE_AP`` 0: 2.68 / 3.02 /
+3.02), the threat at the end of a move at 1 AP an expected hit (``THREAT_AP`` 1: 2.51 /
+3.01 / 2.98); full-strength infantry with an EL in its hex clearing the obstacle on its way
 (Table 5; 2.57 / 2.96 / 3.13: it seldom happens, the leader acts first and walks on);
 wire costing 12 AP more in the plan of units it bars (the same games: no plan ran
 through wire); in phase 6, the chance to hit over the steps left in the target's
