@@ -59,7 +59,35 @@ games: 1.89 / 2.30 / 2.60); holding assault units on the safe bluff-side beach r
 ranged units' targets) until turn 5 while tanks and observers fire (2.29 / 2.59 /
 2.90); a smaller mine penalty (MINE_AP 3: 2.58 / 2.73 / 3.01); CONCENTRATE_AP 3 (2.47
 / 2.84 / 2.98); no STAY_AP (2.47 / 2.89 / 2.91); the threat only once every unit has
-landed (2.46 / 2.86 / 2.98). Where the games are lost (20 games, moderate, the second
+landed (2.46 / 2.86 / 2.98). Tried in a fourth pass and not kept (100 games a level,
+seeds 1-100; this planner: 2.56 / 2.94 / 3.12; a 100-game mean is good to about 0.15
+sections, so only the large changes say anything): the assault on the two neighbouring
+sections with fewest steps left between them, rather than the two weakest anywhere
+(2.13 / 2.56 / 2.48); the single weakest section from turn 10 (2.37 / 2.77 / 2.89);
+weighing the threat at the firing position (``GOAL_THREAT_AP`` 2: units leave the
+German they were to fire at; 1.57 / 1.94 / 2.09); firing positions German units may hit
+only from next door (bluff, draw, trench) preferred by 2 AP (2.50 / 2.93 / 3.11);
+bazookas as ranged units on the beach against MG pillboxes and AT guns within 6 hexes
+(2.53 / 2.75 / 2.95); the weakest sections counted in adjacent infantry shots (3 a
+German infantry step, 6 any other unit) rather than steps (2.42 / 2.91 / 2.82); the
+weakest sections counted with the American units already next to their German units
+(2.53 / 2.88 / 3.12); exactly the two weakest sections, ties going to the lower
+number, rather than the two lowest counts (2.56 / 2.93 / 2.98); every section from turn
+10 (2.44 / 2.91 / 3.10); within noise: three lowest counts instead of two (2.59 / 3.03 /
+3.07), no ordering between the focus sections (``CONCENTRATE_AP`` 0: 2.68 / 3.02 /
+3.02), the threat at the end of a move at 1 AP an expected hit (``THREAT_AP`` 1: 2.51 /
+3.01 / 2.98); full-strength infantry with an EL in its hex clearing the obstacle on its way
+(Table 5; 2.57 / 2.96 / 3.13: it seldom happens, the leader acts first and walks on);
+wire costing 12 AP more in the plan of units it bars (the same games: no plan ran
+through wire); in phase 6, the chance to hit over the steps left in the target's
+section, or ranged units on MG pillboxes first (the same games on the seeds traced:
+a unit seldom has two targets). Where the fourth pass looked (6 games, moderate): of
+61 units a game 22 ever reach the bluff-side beach row, out of German fire, and 42
+unit-turns a game go by pinned or immobilized on the open beach below it; the units
+friendly fire applies to fire about 8 shots a game; in one game traced (seed 3) all
+seven tanks and dozers that landed were immobilized (AT guns and panzerfausts fire at
+them first, phase 4), five within a turn of landing and four of them at sea, where
+they may not fire (phase 6). Where the games are lost (20 games, moderate, the second
 planner): 14 units swamped on landing (phase 2, before they can move), 27 killed by
 German fire (8 of them on the landing row, 10 on the open beach, 7 at the bluffs'
 top), 4 by the artillery; 30 pins. Ranged units fire little: about 17 tank-turns on
