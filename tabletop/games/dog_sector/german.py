@@ -218,7 +218,7 @@ def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
     legal target. Remembered as ``target_reasons`` is (a shot's proposal, refusal and
     fire ask alike)."""
     memo = _remembered(state)
-    found = memo[5].get(gid)
+    found: tuple[Piece | None, str] | None = memo[5].get(gid)
     if found is None:
         found = memo[5][gid] = _choose_target(state, gid)
     return found

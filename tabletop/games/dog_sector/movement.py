@@ -287,7 +287,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
                         notes.append(self._note(k, unit.type))
             if effect[0]:  # barred
                 enter.pop(h, None)
-                why_not[h] = effect[4]
+                why_not[h] = str(effect[4])  # a barred hex always says why
                 continue
             if effect[1] and h in enter:
                 enter[h] += effect[1]
