@@ -11,6 +11,7 @@ from tabletop.engine.state import GameState
 from tabletop.games.dogs_of_war import aid
 from tabletop.games.dogs_of_war.bots import TacticalBot
 from tabletop.games.dogs_of_war.ruleset import DogsOfWarRules, models
+from tabletop.hexgrid import distance
 
 # the map near the Rangers' start: 2120 a building hex, 2220 and 2320 open ground, 2330
 # open ground 10 inches south with a clear view of 2320
@@ -79,8 +80,30 @@ def test_a_carrier_in_cover_keeps_the_man_while_an_enemy_sees_where_he_would_lie
     act = bot._act(state, state.map.piece(a), rules.model_actions(state, state.map.piece(a)))
     assert act["do"] not in ("drop", "move"), act  # he holds the building (and may shoot)
     assert state.map.piece(a).hex == here and state.map.piece(b).has(aid.CARRIED)
-    # the enemy gone from view: he lays the man down (0 AP, l.233) and is free again
+    # no enemy left within range of where the man would lie: he lays the man down (0 AP, l.233) and is free again
     state.to_box(models(state, "red")[0].id, "aside")
     state.map.update(state.map.piece(a).with_attr("ap", 10))
     assert step(state, bot, rules, a)["do"] == "drop"
     assert state.map.piece(b).hex == laid and not state.map.piece(b).has(aid.CARRIED)
+
+
+def test_the_bot_walks_up_to_a_stranded_friend_when_the_whole_carry_fits_in_its_ap() -> None:
+    # two inches off: walk beside him (2 AP), pick him up (5 AP, l.533), 3 AP left for
+    # an inch into the building at 2 AP an inch (doubled, l.533)
+    state = game().state
+    a, b = street(state, frozenset({"immobilized", "prone"}), carrier_at="2218")
+    bot, rules = TacticalBot(), DogsOfWarRules()
+    first = step(state, bot, rules, a)
+    assert first["do"] == "move" and first["order"] == "walk", first
+    assert distance(state.map.piece(a).hex, state.map.piece(b).hex) == 1
+    assert step(state, bot, rules, a) == {"do": "carry", "piece": a, "target": b}
+    step(state, bot, rules, a)
+    assert bot._cover(state, state.map.piece(a).hex) >= 2.0
+    assert state.map.piece(b).hex == state.map.piece(a).hex
+    # with 6 AP the carry would not reach cover this activation: he does not walk up
+    state = game().state
+    a, b = street(state, frozenset({"immobilized", "prone"}), ap=6, carrier_at="2218")
+    act = bot._act(state, state.map.piece(a), rules.model_actions(state, state.map.piece(a)))
+    assert not (
+        act["do"] == "move" and distance(state.board.hex_of(str(act["to"])), state.map.piece(b).hex) == 1
+    )

@@ -8,10 +8,10 @@ leave the open himself, and an enemy who sees him there has the easiest points o
 table. An unconscious man is already counted lost and cannot be shot (only the able
 are targets), so carrying him would buy nothing.
 
-The bot carries only when it costs little: the carrier is already in contact (l.533),
-has the 5 AP for the pick-up, and with the AP left (movement doubled, l.533) reaches a
-hex of cover this activation. He lays the man down when the hex he would lie in
-(``aid`` lays him beside the carrier) is cover or out of every enemy's sight;
+The bot carries only when it costs little: the carrier is in contact (l.533) or a
+short walk away, and the walk, the 5 AP pick-up and the walk (doubled, l.533) with
+his load into a hex of cover all fit in this activation. He lays the man down when the hex he would lie in
+(``aid`` lays him beside the carrier) is cover or out of every enemy's range;
 otherwise he keeps him, in cover, and fights from there without leaving it.
 """
 
@@ -23,14 +23,15 @@ from dataclasses import replace
 from tabletop.engine.actions import Action
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
-from tabletop.hexgrid import Hex, distance
+from tabletop.hexgrid import Hex, distance, neighbors
 
 from . import aid, combat
-from .combat import IMMOBILIZED, UNCONSCIOUS, num
+from .combat import BROKEN, IMMOBILIZED, UNCONSCIOUS, num
 from .data import data
-from .ruleset import able, enemies, move_cost, reach_of, weapon_of
+from .ruleset import able, enemies, models, move_cost, reach_of, weapon_of
 
 SAFE = 2.0  # the cover (in the bot's cover units) a wounded man is carried to
+WALK_UP = 3  # a stranded friend this many inches off or nearer is worth walking to
 Cover = Callable[[GameState, Hex], float]
 
 
@@ -44,10 +45,12 @@ def exposed(state: GameState, man: Piece, cover: Cover) -> bool:
     )
 
 
-def safe_to_lay(state: GameState, carrier: Piece, load: Piece, at: Hex, cover: Cover) -> bool:
-    """The hex the load would be laid in is cover, or no enemy sees a man lying there."""
-    lying = replace(load, hex=at, status=load.status - {aid.CARRIED})
-    return cover(state, at) >= SAFE or not exposed(state, lying, cover)
+def safe_to_lay(state: GameState, carrier: Piece, at: Hex, cover: Cover) -> bool:
+    """The hex the load would be laid in is cover, or beyond every enemy's weapon
+    range (sight is not enough: the carrier himself may be what hides it)."""
+    return cover(state, at) >= SAFE or all(
+        distance(e.hex, at) > weapon_of(e).max_range for e in enemies(state, carrier)
+    )
 
 
 def stranded(state: GameState, man: Piece, side: str, cover: Cover) -> bool:
@@ -83,6 +86,32 @@ def pick_up(state: GameState, a: Piece, carries: list[Action], cover: Cover) -> 
     return None
 
 
+def approach(state: GameState, a: Piece, moves: list[Action], cover: Cover) -> Action | None:
+    """The walk next to a stranded friend a few inches off, when the walk, the pick-up
+    and the carry into cover all fit in this activation (the nearest such hex)."""
+    if not a.status.isdisjoint(aid.WOUNDED | {BROKEN}) or aid.carried_by(state, a) is not None:
+        return None
+    side = str(a.side)
+    near = [
+        f
+        for f in models(state, side)
+        if 1 < distance(f.hex, a.hex) <= WALK_UP and stranded(state, f, side, cover)
+    ]
+    if not near:
+        return None
+    ap = num(a, "ap")
+    pick = int(data().rules["medical"]["carry_ap"])
+    walk = reach_of(state, a, "walk", ap)
+    labels = {str(m["to"]): m for m in moves if m.get("order") == "walk"}
+    for f in sorted(near, key=lambda f: f.id):
+        beside = [h for h in neighbors(f.hex) if h in walk.costs and state.board.label(h) in labels]
+        for h in sorted(beside, key=lambda h: (walk.costs[h], state.board.label(h))):
+            left = ap - move_cost(a, "walk", walk.costs[h]) - pick
+            if left > 0 and shelter(state, replace(a, hex=h), left, cover) is not None:
+                return labels[state.board.label(h)]
+    return None
+
+
 def carrying_turn(state: GameState, a: Piece, by_do: dict[str, list[Action]], cover: Cover) -> Action | None:
     """What a carrier does first: lay his load down where he is safe (``safe_to_lay``),
     or walk him to the nearest cover. None: carry on as usual (in cover, he keeps his
@@ -91,7 +120,7 @@ def carrying_turn(state: GameState, a: Piece, by_do: dict[str, list[Action]], co
     if load is None:
         return None
     drop = aid.drop_hex(state, a)
-    if by_do.get("drop") and drop is not None and safe_to_lay(state, a, load, drop, cover):
+    if by_do.get("drop") and drop is not None and safe_to_lay(state, a, drop, cover):
         return by_do["drop"][0]
     if cover(state, a.hex) >= SAFE:
         return None

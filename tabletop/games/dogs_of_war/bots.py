@@ -155,7 +155,17 @@ class TacticalBot:
         for c in choices:
             by_do.setdefault(str(c["do"]), []).append(c)
         done = by_do["done"][0]
-        for c in by_do.get("bandage", []):
+        bandages = sorted(by_do.get("bandage", []), key=lambda c: c["target"] != a.id)  # his own first
+        if bandages and bandages[0]["target"] == a.id:
+            return bandages[0]
+        carry = (
+            botaid.carrying_turn(state, a, by_do, self._cover)
+            or botaid.pick_up(state, a, by_do.get("carry", []), self._cover)
+            or botaid.approach(state, a, by_do.get("move", []), self._cover)
+        )
+        if carry is not None:  # an immobilized friend out of the open, then the dressing (l.533)
+            return carry
+        for c in bandages:
             t = state.map.piece(str(c["target"]))
             if t.has(BLEEDING) or t.has(MEDICAL):
                 return c
@@ -163,11 +173,6 @@ class TacticalBot:
             return c
         for c in by_do.get("wake", []):
             return c
-        carry = botaid.carrying_turn(state, a, by_do, self._cover) or botaid.pick_up(
-            state, a, by_do.get("carry", []), self._cover
-        )
-        if carry is not None:  # an immobilized friend out of the open (l.533)
-            return carry
         blow = botcharges.detonation(state, by_do.get("detonate", []))
         if blow is not None:
             return blow
