@@ -107,3 +107,16 @@ def test_the_bot_walks_up_to_a_stranded_friend_when_the_whole_carry_fits_in_its_
     assert not (
         act["do"] == "move" and distance(state.board.hex_of(str(act["to"])), state.map.piece(b).hex) == 1
     )
+
+
+def test_a_carrier_dresses_the_bleeding_man_he_holds_in_cover() -> None:
+    # GIVING AID l.517: "any model in base-to-base contact" may bandage; the man carried
+    # is in contact with his carrier (l.533), so he need not be laid in the open first
+    state = game().state
+    a, b = street(state, frozenset({"immobilized", "prone", "bleeding", "medical"}))
+    bot, rules = TacticalBot(), DogsOfWarRules()
+    assert step(state, bot, rules, a)["do"] == "carry"
+    step(state, bot, rules, a)  # into the building, 3 AP left: no dressing yet
+    state.map.update(state.map.piece(a).with_attr("ap", 10))  # his next activation
+    assert step(state, bot, rules, a) == {"do": "bandage", "piece": a, "target": b}
+    assert not state.map.piece(b).has("bleeding") and state.map.piece(b).has(aid.CARRIED)
