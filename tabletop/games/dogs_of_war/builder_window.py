@@ -5,7 +5,8 @@ doing every step (and ``roster.check``, the CLI's check, refusing with its reaso
 - the side's tabs (blue, red), its roster's name, the points spent against the budget
   (the budget's - and + buttons change it by 50);
 - each team with its members: the role, the weapon with < and > to step through the
-  weapons that member's list allows, a medic toggle, and a button that removes the team;
+  weapons that member's list allows, his perks and gear as written (dim; edited in the
+  file), a medic toggle, and a button that removes the team;
 - the nine lists, each a button that adds a team of it;
 - the last step's result, a refusal in red with its reason, and every problem
   ``roster.check`` finds; Undo, Save (atomically, as YAML under $TABLETOP_HOME/rosters;
@@ -187,10 +188,10 @@ class RosterBuilderWindow(Component):
         self, b: Builder, i: int, title: str, x: int, w: int
     ) -> Callable[[pygame.Surface, int], None]:
         def draw(surface: pygame.Surface, y: int) -> None:
-            self._text(surface, title, (x, y + 2), SMALL, theme.PANEL_TEXT, True)
-            self._button(
+            room = w - self._button(
                 surface, f"remove:{i}", "remove team", (x + w, y), lambda: b.remove_team(i), right=True
             )
+            self._text(surface, fit(title, room - 8, SMALL, True), (x, y + 2), SMALL, theme.PANEL_TEXT, True)
 
         return draw
 
@@ -204,11 +205,15 @@ class RosterBuilderWindow(Component):
             weapon = data().weapons.get(str(m.get("weapon")))
             name = weapon.name if weapon is not None else str(m.get("weapon"))
             wx += self._text(surface, name, (wx, y + 2), SMALL, theme.HIGHLIGHT) + 4
-            self._button(surface, f"weapon+:{i}:{j}", ">", (wx, y), lambda: b.next_weapon(i, j, 1))
+            wx += self._button(surface, f"weapon+:{i}:{j}", ">", (wx, y), lambda: b.next_weapon(i, j, 1)) + 8
             medic = "medic: yes" if m.get("medic") is True else "medic: no"
-            self._button(
+            mw = self._button(
                 surface, f"medic:{i}:{j}", medic, (x + w, y), lambda: b.toggle_medic(i, j), right=True
             )
+            kit = [str(p) for p in _listed(m.get("perks"))] + [str(g) for g in _listed(m.get("gear"))]
+            if kit:  # perks and gear as written (not edited here: the roster file or the CLI)
+                text = fit(", ".join(kit), x + w - mw - 8 - wx, SMALL)
+                self._text(surface, text, (wx, y + 2), SMALL, theme.PANEL_DIM)
 
         return draw
 
@@ -282,8 +287,7 @@ class RosterBuilderWindow(Component):
     ) -> int:
         """A labelled button; ``right``: ``at`` is its right edge. Returns its width."""
         if width is not None:  # a fixed width: the label shortened to fit, never spilling
-            while len(label) > 4 and theme.font(SMALL).size(label)[0] > width - 12:
-                label = label[:-2].rstrip() + "…"
+            label = fit(label, width - 12, SMALL)
         img = theme.text(label, SMALL, theme.LABEL if on else theme.PANEL_TEXT)
         w = width or img.get_width() + 12
         rect = pygame.Rect(at[0] - w if right else at[0], at[1], w, ROW - 3)
@@ -294,6 +298,17 @@ class RosterBuilderWindow(Component):
         self.actions[key] = action
         self.drawn.append(label)
         return w
+
+
+def fit(text: str, width: int, size: int, bold: bool = False) -> str:
+    """``text`` shortened with an ellipsis to ``width`` pixels (a row never spills)."""
+    while len(text) > 4 and theme.font(size, bold).size(text)[0] > width:
+        text = text[:-2].rstrip() + "…"
+    return text
+
+
+def _listed(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []
 
 
 def components() -> list[Component]:
