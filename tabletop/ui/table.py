@@ -30,7 +30,16 @@ def default_components() -> list[Component]:
     from .panels import Panels
     from .result import ResultDialog
 
-    return [BoxesPanel(), GamePanel(), Firing(), Panels(), ExtrasLayer(), Overlays(), CounterLayer(), ResultDialog()]
+    return [
+        BoxesPanel(),
+        GamePanel(),
+        Firing(),
+        Panels(),
+        ExtrasLayer(),
+        Overlays(),
+        CounterLayer(),
+        ResultDialog(),
+    ]
 
 
 class Autosaver:
@@ -158,6 +167,7 @@ def open_table(
     game.on_phase_end = save_phase
     save_phase.started = autosave is not None
     open_on(app, key)
+    add_parts(app, key)
     return app
 
 
@@ -172,6 +182,14 @@ def open_on(app: App, rules: str | None) -> None:
     if hexes:
         xs, ys = zip(*(app.view.center(h) for h in hexes), strict=True)
         app.camera.fit((min(xs), min(ys), max(xs), max(ys)))
+
+
+def add_parts(app: App, rules: str | None) -> None:
+    """A rule system whose window extras name ``components()`` adds those window parts
+    ahead of the table's own (a dialog of its own: Dogs of War's roster builder)."""
+    system = rule_system(rules)
+    if system is not None and system.window is not None:
+        app.components[:0] = list(getattr(system.window(), "components", lambda: [])())
 
 
 def open_game(

@@ -50,7 +50,7 @@ def aid_actions(state: GameState, a: Piece, friends: list[Piece], enemies: list[
                 out.append({"do": "treat", "piece": a.id, "target": f.id})
     load = carried_by(state, a)
     if load is not None:
-        if _drop_hex(state, a) is not None:
+        if drop_hex(state, a) is not None:
             out.append({"do": "drop", "piece": a.id, "target": load.id})
         return out
     if ap >= medical()["carry_ap"] and not a.has(BROKEN) and a.status.isdisjoint(WOUNDED):
@@ -94,7 +94,7 @@ def pick_up(state: GameState, carrier: Piece, target: Piece) -> list[str]:
     return [f"{carrier.id} picks up {target.id} (5 AP, l.533): movement doubled"]
 
 
-def _drop_hex(state: GameState, carrier: Piece) -> Hex | None:
+def drop_hex(state: GameState, carrier: Piece) -> Hex | None:
     """Where a put-down man lies (project's choice: one model a hex, G11): the first
     free neighbouring hex by label."""
     from .movement import DogsOfWarMovePolicy
@@ -114,7 +114,7 @@ def put_down(state: GameState, carrier: Piece, where: Hex | None = None) -> list
     load = carried_by(state, carrier)
     if load is None:
         return []
-    to = where or _drop_hex(state, carrier) or carrier.hex
+    to = where or drop_hex(state, carrier) or carrier.hex
     state.map.move(load.id, to)
     load = state.map.piece(load.id)
     state.map.update(replace(load, status=load.status - {CARRIED}).with_attr("carried-by", None))

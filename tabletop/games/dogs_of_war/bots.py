@@ -19,7 +19,7 @@ from tabletop.engine.standings import standings as read_standings
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance
 
-from . import botcharges, combat
+from . import botaid, botcharges, combat
 from .combat import BLEEDING, MEDICAL, OP_FIRE, PRONE, num
 from .data import data
 from .ruleset import (
@@ -104,7 +104,8 @@ def ap_cost(state: GameState, a: Action) -> int:
 class TacticalBot:
     """A real player for either side: activates first the models that can shoot; spends
     AP on the shot with the most expected harm per AP (priority targets obeyed by the
-    rules), bandages bleeding wounds, moves from cover to cover toward the enemy and
+    rules), bandages bleeding wounds, carries an immobilized friend out of the enemy's
+    sight into cover (``botaid``), moves from cover to cover toward the enemy and
     the objectives keeping AP to fire, goes on op-fire in cover when the enemy is near
     but unseen, and fires from op-fire at the first good chance."""
 
@@ -154,7 +155,17 @@ class TacticalBot:
         for c in choices:
             by_do.setdefault(str(c["do"]), []).append(c)
         done = by_do["done"][0]
-        for c in by_do.get("bandage", []):
+        bandages = sorted(by_do.get("bandage", []), key=lambda c: c["target"] != a.id)  # his own first
+        if bandages and bandages[0]["target"] == a.id:
+            return bandages[0]
+        carry = (
+            botaid.carrying_turn(state, a, by_do, self._cover)
+            or botaid.pick_up(state, a, by_do.get("carry", []), self._cover)
+            or botaid.approach(state, a, by_do.get("move", []), self._cover)
+        )
+        if carry is not None:  # an immobilized friend out of the open, then the dressing (l.533)
+            return carry
+        for c in bandages:
             t = state.map.piece(str(c["target"]))
             if t.has(BLEEDING) or t.has(MEDICAL):
                 return c
@@ -180,7 +191,7 @@ class TacticalBot:
             return charge
         if "op-fire" in by_do and self._ambush(state, a, foes):
             return by_do["op-fire"][0]
-        if by_do.get("move") and ap >= 1:
+        if by_do.get("move") and ap >= 1 and not botaid.holds(state, a, self._cover):
             move = self._move(state, a, foes, by_do["move"])
             if move is not None:
                 return move

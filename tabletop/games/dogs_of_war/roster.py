@@ -75,7 +75,7 @@ def load(name: str) -> dict[str, Any]:
     return loaded
 
 
-def _members(faction: Faction, team: Mapping[str, Any]) -> list[dict[str, Any]]:
+def members_of(faction: Faction, team: Mapping[str, Any]) -> list[dict[str, Any]]:
     given = team.get("members")
     if given is None:
         out = []
@@ -123,7 +123,7 @@ def check(roster: Mapping[str, Any], where: str = "roster") -> list[str]:
             else:
                 fixed, excluded = bool(up["weapons_fixed"]), set(up.get("excluded_blocs", ()))
         total += faction.points
-        members = _members(faction, team)
+        members = members_of(faction, team)
         if len(members) != len(faction.roles):
             problems.append(
                 f"{here}: a {faction.name} fire team has {len(faction.roles)} members, not {len(members)}"
@@ -239,7 +239,7 @@ def cost(roster: Mapping[str, Any]) -> int:
         fixed = faction.weapons_fixed
         if team.get("upgrade"):
             fixed = bool(faction.upgrades[str(team["upgrade"])]["weapons_fixed"])
-        for member in _members(faction, team):
+        for member in members_of(faction, team):
             if not fixed:
                 total += d.weapons[str(member["weapon"])].points
             total += sum(int(faction.perks[str(p)]["points"]) for p in member.get("perks") or [])
@@ -255,7 +255,7 @@ def models(roster: Mapping[str, Any]) -> list[Member]:
     for i, team in enumerate(roster["teams"]):
         faction = d.factions[str(team["faction"])]
         team_id = str(team.get("id") or f"{faction.key}-{i + 1}")
-        for member, role in zip(_members(faction, team), faction.roles, strict=True):
+        for member, role in zip(members_of(faction, team), faction.roles, strict=True):
             stats = {k: v for k, v in faction.stats.items()}
             perks = tuple(str(p) for p in member.get("perks") or [])
             for p in perks:

@@ -537,7 +537,9 @@ class DogsOfWarRules(WordsFromModule):
                 for f in models(state, str(a.side)):
                     if (
                         f.id != a.id
-                        and distance(f.hex, a.hex) == 1
+                        and (
+                            distance(f.hex, a.hex) == 1 or f.attr("carried-by") == a.id
+                        )  # in contact (l.517)
                         and (f.has(BLEEDING) or f.has(MEDICAL))
                         and not f.has(DEAD)
                     ):

@@ -36,6 +36,13 @@ class DogsOfWarExtras(NoExtras):
             out.append(Panel("to-hit", f"To hit: {piece.id}", odds_rows(state, piece)))
         return out
 
+    def components(self) -> list[object]:
+        """The window's own parts this game adds (ui.table.add_parts): the roster
+        builder dialog (F10)."""
+        from .builder_window import components
+
+        return list(components())
+
     def overlays(self, seen: Seen) -> Sequence[Overlay]:
         state = state_of(seen)
         if ruleset.free_play(state):
@@ -76,9 +83,7 @@ def roster_rows(names: Sequence[str]) -> list[Row]:
             if refuses:
                 rows.append(Row(f"refused: {'; '.join(refuses)}", "dim"))
         rows += [Row(f"refused: {p}", "bad") for p in problems]
-    rows.append(
-        Row("build one: python -m tabletop.games.dogs_of_war.roster (tabletop validate checks it)", "dim")
-    )
+    rows.append(Row("build or edit one: F10 (or python -m tabletop.games.dogs_of_war.roster)", "dim"))
     return rows
 
 
