@@ -144,7 +144,13 @@ class Overlay:
 
 @runtime_checkable
 class WindowExtras(Protocol):
-    """What ``RuleSystem.window()`` returns. Subclass ``NoExtras`` to give only some."""
+    """What ``RuleSystem.window()`` returns. Subclass ``NoExtras`` to give only some.
+
+    Two optional methods the table looks for (``tabletop.ui.table``): ``opening_hexes
+    (state)``, the hexes the window opens fitted on (Omaha: the East beach), and
+    ``components()``, window parts of the game's own put ahead of the table's (Dogs of
+    War: the roster builder dialog). The engine declares neither, as it knows no window.
+    """
 
     def panels(self, seen: Seen, selected: str | None) -> Sequence[Panel]:
         """The panels to dock now; ``selected`` is the id of the unit selected at the
