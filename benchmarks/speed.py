@@ -10,6 +10,7 @@ on a busy one: it is the figure to compare before and after a change.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 CALIBRATION_LOOPS = 200_000
@@ -60,19 +61,13 @@ def omaha_games(count: int = 2, seed: int = 1) -> dict[str, Any]:
 
 def all_games() -> dict[str, Any]:
     """Games per CPU-second of every rule system measured here (``--only games``)."""
-    import sys
-
     parts = (
         ("dog_sector", lambda: games(20), "DOG SECTOR (20 games)"),
         ("dogfaces", dogfaces_games, "Dogfaces (4 games)"),
         ("dogs_of_war", dogs_of_war_games, "Dogs of War (2 games)"),
         ("omaha", omaha_games, "Omaha (2 games)"),
     )
-    out: dict[str, Any] = {}
-    for i, (key, part, what) in enumerate(parts, start=1):
-        print(f"  games {i}/{len(parts)}: {what} ...", file=sys.stderr, flush=True)
-        out[key] = part()
-    return out
+    return _announced("games", parts)
 
 
 def _timed(scenario: str, plays: list[tuple[dict[str, Any], int]], warm: bool = True) -> dict[str, Any]:
@@ -285,8 +280,6 @@ def jobs_scaling(games: int = 8, seed: int = 1) -> dict[str, Any]:
 
 def run() -> dict[str, Any]:
     """Every issue 19 figure, each part announced on stderr as it starts (stdout is JSON)."""
-    import sys
-
     parts = (
         ("games", games, "DOG SECTOR games per CPU-second (10 games)"),
         ("dogfaces_games", dogfaces_games, "Dogfaces games per CPU-second (4 games)"),
@@ -296,8 +289,15 @@ def run() -> dict[str, Any]:
         ("batch_los", batch_los, "2,000 lines at once"),
         ("jobs", jobs_scaling, "sim --jobs 1 and 2 (24 games, twice each)"),
     )
+    return _announced("speed", parts)
+
+
+def _announced(label: str, parts: tuple[tuple[str, Callable[[], Any], str], ...]) -> dict[str, Any]:
+    """Run each part, announcing it on stderr as it starts (stdout is JSON)."""
+    import sys
+
     out: dict[str, Any] = {}
     for i, (key, part, what) in enumerate(parts, start=1):
-        print(f"  speed {i}/{len(parts)}: {what} ...", file=sys.stderr, flush=True)
+        print(f"  {label} {i}/{len(parts)}: {what} ...", file=sys.stderr, flush=True)
         out[key] = part()
     return out

@@ -25,7 +25,6 @@ SCROLL_KEYS = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -10, pygame.K
 TITLE, RESULT, TEXT = 30, 24, 19  # font sizes
 PAD = 18
 WIDTH = 720  # the widest the box gets
-VEIL = (0, 0, 0, 150)
 KEY_WORDS = (  # a log line with one of these is a key event of the game
     "eliminat", "destroy", "killed", "dead", "cleared", "captur", "surrender", "withdraw",
     "retreat", "broken", "game over", "result", "victory", "note: ", "out of combat",
@@ -136,9 +135,7 @@ class ResultDialog(Component):
         if not self.open:
             return
         width, height = surface.get_size()
-        veil = pygame.Surface((width, height), pygame.SRCALPHA)
-        veil.fill(VEIL)
-        surface.blit(veil, (0, 0))
+        theme.veil(surface)
         inner = min(WIDTH, width - 40) - 2 * PAD
         rows: list[tuple[str, int, tuple[int, ...], bool]] = []
         for text, size, colour, bold in self.lines(app):

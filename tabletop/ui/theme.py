@@ -59,6 +59,16 @@ def hex_colour(text: str) -> tuple[int, int, int]:
     return (c.r, c.g, c.b)
 
 
+MODAL_VEIL = (0, 0, 0, 150)  # darkens the table behind a dialog
+
+
+def veil(surface: pygame.Surface) -> None:
+    """Darken the whole of ``surface`` under a dialog (the result, a game's own)."""
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill(MODAL_VEIL)
+    surface.blit(shade, (0, 0))
+
+
 @cache
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """The table's font at a pixel size (pygame's bundled default font: no files needed)."""

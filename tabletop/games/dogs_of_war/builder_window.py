@@ -35,7 +35,6 @@ SIDES = ("blue", "red")
 TEXT, SMALL = 18, 16
 PAD, ROW = 14, 22
 WIDTH, HEIGHT = 1000, 700
-VEIL = (0, 0, 0, 150)
 BUTTON = (60, 66, 76)
 BAD = (240, 110, 90)
 GOOD = (120, 210, 140)
@@ -108,9 +107,7 @@ class RosterBuilderWindow(Component):
         if not self.open:
             return
         width, height = surface.get_size()
-        veil = pygame.Surface((width, height), pygame.SRCALPHA)
-        veil.fill(VEIL)
-        surface.blit(veil, (0, 0))
+        theme.veil(surface)
         box = pygame.Rect(0, 0, min(WIDTH, width - 20), min(HEIGHT, height - 20))
         box.center = (width // 2, height // 2)
         surface.fill(theme.PANEL, box)
