@@ -244,6 +244,21 @@ def test_movement_models_with_remembered_hex_effects_equal_the_straight_reading(
     assert checked > 2000 and barred and stops
 
 
+def change_a_german(
+    state: MapState, rng: random.Random, hexes: list[Hex], new_id: str, move_below: float
+) -> None:
+    """One random change to the German units: a move (rolls below ``move_below``), a
+    removal (below 0.8) or a new unit placed as ``new_id``, each in ``hexes``."""
+    germans = [p for p in state.pieces() if p.side == "german"]
+    roll = rng.random()
+    if roll < move_below and germans:
+        state.move(rng.choice(germans).id, rng.choice(hexes))
+    elif roll < 0.8 and germans:
+        state.remove(rng.choice(germans).id)
+    else:
+        state.place(Piece(new_id, rng.choice(GERMAN_TYPES), rng.choice(hexes), side="german"))
+
+
 def test_the_sections_cleared_after_every_change_are_each_sections_own_test() -> None:
     """Table 7 (trench sections cleared): the remembered list, worked out from the German
     hexes found once, is each section's own test in ``rules.yaml`` order, after each of
@@ -260,14 +275,7 @@ def test_the_sections_cleared_after_every_change_are_each_sections_own_test() ->
     game = SimpleNamespace(map=state, board=b)
     counts = set()
     for step in range(150):
-        germans = [p for p in state.pieces() if p.side == "german"]
-        roll = rng.random()
-        if roll < 0.5 and germans:
-            state.move(rng.choice(germans).id, rng.choice(trenches))
-        elif roll < 0.8 and germans:
-            state.remove(rng.choice(germans).id)
-        else:
-            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(trenches), side="german"))
+        change_a_german(state, rng, trenches, f"n{step}", move_below=0.5)
         want = [s for s in tables().artillery.sections if victory.section_cleared(game, s)]  # type: ignore[arg-type]
         assert victory.sections_cleared(game) == want  # type: ignore[arg-type]
         counts.add(len(want))
@@ -288,14 +296,7 @@ def test_the_firing_order_after_every_change_is_the_order_sorted_afresh() -> Non
     state = random_map(rng, americans=5, germans=20)
     game = SimpleNamespace(map=state, board=b)
     for step in range(100):
-        germans = [p for p in state.pieces() if p.side == "german"]
-        roll = rng.random()
-        if roll < 0.6 and germans:
-            state.move(rng.choice(germans).id, rng.choice(hexes))
-        elif roll < 0.8 and germans:
-            state.remove(rng.choice(germans).id)
-        else:
-            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(hexes), side="german"))
+        change_a_german(state, rng, hexes, f"n{step}", move_below=0.6)
         germans = [p for p in state.pieces() if p.kind == "unit" and p.side == "german"]
         want = sorted(germans, key=lambda p: (german._section_index(game, p), b.label(p.hex), p.id))  # type: ignore[arg-type]
         assert german.firing_order(game) == want  # type: ignore[arg-type]
