@@ -69,10 +69,12 @@ TABLE_REACH = 100
 TABLE_FORMAT = 1
 
 
-def vector_table(reach: int, build: bool = True) -> VectorTable | None:
+def vector_table(reach: int, build: bool = True, room: int = 0) -> VectorTable | None:
     """The table for vectors up to ``reach``: kept in memory once made, else read from
     the user's cache folder (``tablecache``), else built (and written there) unless
-    ``build`` is False (then None)."""
+    ``build`` is False (then None). A table built here covers ``room`` too (at most
+    ``TABLE_REACH``): the map's diameter, so a viewshed following the pointer builds it
+    once rather than again at each longer line (five builds, a second, measured)."""
     for have, table in _TABLES.items():
         if have >= reach:
             return table
@@ -80,7 +82,7 @@ def vector_table(reach: int, build: bool = True) -> VectorTable | None:
     if made is None:
         if not build:
             return None
-        made = _build(reach)
+        made = _build(max(reach, min(room, TABLE_REACH)))
         tablecache.save(made)
     _TABLES.clear()
     _TABLES[made.reach] = made
@@ -154,6 +156,9 @@ class EffectGrid:
     levels: np.ndarray
     q0: int
     r0: int
+    #: the longest line between two hexes of the map (the widest of its q, r and s
+    #: spans): a vector table built for the map's first viewshed covers every later one
+    diameter: int = 0
 
     @classmethod
     def of(cls, grid: RectGrid, obstacles: dict[Hex, Obstacle], hexes: list[Hex] | None = None) -> EffectGrid:
@@ -162,11 +167,13 @@ class EffectGrid:
         hexes = grid.hexes() if hexes is None else hexes
         qs = [h.q for h in hexes]
         rs = [h.r for h in hexes]
+        ss = [q + r for q, r in zip(qs, rs, strict=True)]
         q0, r0 = min(qs) - 1, min(rs) - 1
         levels = np.zeros((max(qs) - q0 + 2, max(rs) - r0 + 2), dtype=np.int8)
         for h, ob in obstacles.items():
             levels[h.q - q0, h.r - r0] = _LEVEL.get(ob.severity, 0)
-        return cls(levels, q0, r0)
+        diameter = max(max(qs) - min(qs), max(rs) - min(rs), max(ss) - min(ss))
+        return cls(levels, q0, r0, diameter)
 
 
 def _spans(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -208,7 +215,7 @@ def fast_viewshed(
     reach = int(max(np.abs(dq).max(), np.abs(dr).max(), np.abs(dq + dr).max()))
     if reach > TABLE_REACH:
         return _streamed(effects, grazing, source, dq, dr)
-    table = vector_table(reach, build=_asked[0] > 0)
+    table = vector_table(reach, build=_asked[0] > 0, room=effects.diameter)
     _asked[0] += 1
     if table is None:  # the first viewshed of a process with no table at hand: only its own lines
         return _streamed(effects, grazing, source, dq, dr)

@@ -126,7 +126,7 @@ def sight_lines(
         near = np.nonzero((length <= fastview.TABLE_REACH) & (length > 0))[0]
         if len(near):
             effects = _kept(state, policy)[0]
-            table = vector_table(int(length[near].max()))
+            table = vector_table(int(length[near].max()), room=effects.diameter)
             assert table is not None
             levels = fast_lines(effects, policy.grazing, sq[near], sr[near], tq[near], tr[near], table)
             for i, level in zip(near.tolist(), levels.tolist(), strict=True):
