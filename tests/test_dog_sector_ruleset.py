@@ -17,9 +17,11 @@ from tabletop.engine.actions import END_PHASE
 from tabletop.engine.dice import Dice
 from tabletop.engine.game import Game, IllegalAction
 from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.engine.state import GameState
 from tabletop.games import ruleset as registry_ruleset
-from tabletop.games.dog_sector import german, hits, procedures, victory
+from tabletop.games.dog_sector import german, hits, movement, procedures, victory
+from tabletop.games.dog_sector import tables as ds_tables
 from tabletop.games.dog_sector.ruleset import DogSectorRules
 from tabletop.hexgrid import Hex
 
@@ -261,14 +263,25 @@ def test_artillery_targets_sea_or_beach_hexes_away_from_the_bluffs_closest_to_th
 
 
 def test_an_artillery_hit_hits_every_unit_in_the_hex() -> None:
-    """Phase 3: section roll, then a hit on 5-6 (project's choice) hits each unit."""
+    """Phase 3: section roll, then a hit on 6 (project's choice, issue 20 item 5) hits
+    each unit."""
     s = fresh("artillery")
     put(s, "A1", "infantry", "0405")
     put(s, "A2", "tank", "0405")
-    lines = procedures.bombard(s, Dice(0, script=[1, 5]))
+    lines = procedures.bombard(s, Dice(0, script=[1, 6]))
     assert lines[0] == "artillery on section-1 at 0405: a hit on 2 units"
     assert s.map.piece("A1").steps == 1 and s.map.piece("A2").has("immobilized")
     assert s.track("misses") == 0
+
+
+def test_an_artillery_roll_of_5_is_a_miss() -> None:
+    """Phase 3, the project's reconstruction of Table 3 re-set by issue 20 item 5: the
+    die to hit hits on 6 only (it hit on 5-6 before), so a 5 is a miss."""
+    s = fresh("artillery")
+    put(s, "A1", "infantry", "0405")
+    lines = procedures.bombard(s, Dice(0, script=[1, 5]))
+    assert lines == ["artillery on section-1 at 0405: a miss (1 of 3)"]
+    assert s.map.piece("A1").steps == 2 and s.track("misses") == 1
 
 
 def test_an_artillery_miss_and_an_empty_section_count_as_misses() -> None:
@@ -426,6 +439,27 @@ def test_the_game_ends_after_phase_7_of_the_last_turn() -> None:
     assert game.state.result == (
         "Sergeant Major (3 of 6 trench sections cleared): a fair day's work on the bluffs; turn 12 of 12 ended"
     )
+
+
+def test_the_panel_and_the_tables_give_the_project_figures_of_the_data() -> None:
+    """Issue 20 item 5: the project's figures re-set with the planner (the game length,
+    every unit's AP, the die to hit of the phase 3 reconstruction) are data, rules.yaml,
+    the scenario's `turns:` and movement.yaml; the rules panel (phases.yaml) and
+    `tabletop tables dog-sector` say the same figures."""
+    rules = procedures.tables()
+    opened = open_map_or_scenario("dog-sector")
+    assert isinstance(opened, Scenario) and opened.turns == rules.turns
+    (ap,) = set(movement.tables().action_points.values())
+    hit = ds_tables.spans(rules.artillery.hit)
+    keys = ("land", "artillery", "activity")
+    panel = {key: " ".join(DogSectorRules().phase_rules(fresh(key))) for key in keys}
+    assert f"the game lasts {rules.turns} turns" in panel["land"]
+    assert f"1D6 hits on {hit} (hit-die)" in panel["artillery"]
+    assert f"every unit has {ap} AP" in panel["activity"]
+    printed = {t.key: " ".join(t.choices) for t in ds_tables.tables()}
+    assert f"The game lasts {rules.turns} turns" in printed["7"]
+    assert f"a hit on {hit} (option artillery-roll: hit-die" in printed["3"]
+    assert f"Every unit type has {ap} AP a phase" in printed["movement"]
 
 
 def test_the_game_ends_when_every_section_is_cleared() -> None:
