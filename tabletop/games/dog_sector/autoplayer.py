@@ -125,7 +125,9 @@ class _Board:
     swamped: dict[Hex, bool]  # swamping may hit it (phase 2)
     labels: dict[Hex, str]
     geometry: dict[tuple[str, Hex, str], frozenset[Hex]] = field(default_factory=dict)
+    bonus: dict[tuple[str, Hex, str, int], frozenset[Hex]] = field(default_factory=dict)  # ``_bonus_hexes``
     index: dict[Hex, int] = field(default_factory=dict)  # position in ``hexes``
+    enter: tuple[int, ...] = ()  # ``cost`` by position
     around_index: tuple[tuple[int, ...], ...] = ()  # ``around`` by position
 
 
@@ -169,6 +171,7 @@ def _board(board: Map) -> _Board:
         index={h: i for i, h in enumerate(hexes)},
     )
     made.around_index = tuple(tuple(made.index[n] for n in around[h]) for h in hexes)
+    made.enter = tuple(made.cost[h] for h in hexes)
     _boards[id(board)] = made
     return made
 
@@ -205,16 +208,95 @@ _fields: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _FIELDS_KEPT = 4096
 
 
-_layout_memo: list[Any] = [None, -1, None, None]  # [map state, version, germans, obstacles]
+@dataclass(eq=False)
+class _Layout:
+    """The German units and live obstacles of one board, one object for every map
+    version that has the same ones (a unit's move changes the map, not these), so what
+    the bots derive from them alone (plan fields, threat fields, sections' steps left)
+    is kept in ``memo`` and read again until a German unit or a marker changes (issue
+    19 item 1; tests/test_planner_speed.py checks it against the uncached answers)."""
+
+    board: Map
+    germans: tuple[Piece, ...]  # the German units, by id
+    obstacles: dict[Hex, frozenset[str]]  # ``_obstacles``
+    by_id: dict[str, Piece]  # ``germans`` by id: what a later version is compared with
+    markers: dict[str, Piece]  # every marker by id, the same
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class _Now:
+    """One version of one map as the bots read it: its ``_Layout``, the units of each
+    side in the order placed, and ``memo`` for answers that last only this version."""
+
+    map: Any
+    version: int
+    layout: _Layout
+    placed: tuple[Piece, ...]  # the German units in the order placed (the log's order)
+    americans: tuple[Piece, ...]  # the American units in the order placed
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+
+_now_memo: list[_Now | None] = [None]
+
+
+def _now(state: GameState) -> _Now:
+    """The map as the bots read it, worked out once a version (one pass over the
+    pieces); its layout is the last one's while no German unit or marker changed."""
+    last = _now_memo[0]
+    if last is not None and last.map is state.map and last.version == state.map.version:
+        return last
+    germans: list[Piece] = []
+    americans: list[Piece] = []
+    markers: list[Piece] = []
+    for p in state.map.pieces():
+        if p.kind == "marker":
+            markers.append(p)
+        elif p.kind == "unit":
+            if p.side == GERMAN:
+                germans.append(p)
+            elif p.side == AMERICAN:
+                americans.append(p)
+    layout = last.layout if last is not None and last.layout.board is state.board else None
+    if layout is None:
+        ordered = tuple(sorted(germans, key=lambda p: p.id))
+        by_id = {m.id: m for m in markers}
+        layout = _Layout(state.board, ordered, _obstacles(state), {g.id: g for g in ordered}, by_id)
+    else:
+        obstacles, marked = layout.obstacles, layout.markers
+        if not _same(markers, marked):
+            marked = {m.id: m for m in markers}
+            found = _obstacles(state)
+            if found != obstacles:
+                obstacles = found
+        same_germans = _same(germans, layout.by_id)
+        if same_germans and obstacles is layout.obstacles:
+            layout.markers = marked  # no German unit and no obstacle changed: the same layout
+        else:
+            ordered = layout.germans if same_germans else tuple(sorted(germans, key=lambda p: p.id))
+            layout = _Layout(state.board, ordered, obstacles, {g.id: g for g in ordered}, marked)
+    now = _Now(state.map, state.map.version, layout, tuple(germans), tuple(americans))
+    _now_memo[0] = now
+    return now
+
+
+def _same(pieces: list[Piece], by_id: dict[str, Piece]) -> bool:
+    """Whether ``pieces`` are exactly the pieces of ``by_id`` (an unchanged piece is the
+    same object; a changed one a new, unequal one)."""
+    if len(pieces) != len(by_id):
+        return False
+    for p in pieces:
+        q = by_id.get(p.id)
+        if q is not p and q != p:
+            return False
+    return True
 
 
 def _layout(state: GameState) -> tuple[list[Piece], dict[Hex, frozenset[str]]]:
-    """The German units and the live obstacles, remembered until the map changes (a unit
-    that stays asks again on the same map as the unit before it)."""
-    memo = _layout_memo
-    if memo[0] is not state.map or memo[1] != state.map.version:
-        memo[:] = [state.map, state.map.version, _germans(state), _obstacles(state)]
-    return list(memo[2]), memo[3]
+    """The German units (by id) and the live obstacles, remembered until they change (a
+    unit that stays asks again on the same map as the unit before it)."""
+    layout = _now(state).layout
+    return list(layout.germans), layout.obstacles
 
 
 def _germans(state: GameState) -> list[Piece]:
@@ -270,14 +352,22 @@ def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
     for g in germans:
         if unit_type in VEHICLES and g.type not in HEAVY:
             continue
-        hexes = _firing_hexes(b, unit_type, g)
-        if bonus is not None:
-            hexes = frozenset(h for h in hexes if distance(h, g.hex) <= bonus)
-        goals |= hexes
+        goals |= _firing_hexes(b, unit_type, g) if bonus is None else _bonus_hexes(b, unit_type, g, bonus)
     if not goals and bonus is not None:  # nothing within the bonus range: any firing hex
         for g in germans:
             goals |= _firing_hexes(b, unit_type, g)
     return frozenset(goals - occupied)
+
+
+def _bonus_hexes(b: _Board, unit_type: str, target: Piece, bonus: int) -> frozenset[Hex]:
+    """``_firing_hexes`` within ``bonus`` hexes of the target, remembered as they are."""
+    key = (unit_type, target.hex, target.type, bonus)
+    found = b.bonus.get(key)
+    if found is None:
+        found = b.bonus[key] = frozenset(
+            h for h in _firing_hexes(b, unit_type, target) if distance(h, target.hex) <= bonus
+        )
+    return found
 
 
 def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
@@ -326,17 +416,21 @@ def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, in
     """Dial's search from ``starts`` (hex -> its distance to begin with) over the entry
     costs ``enter`` (by hex position; -1: barred): AP are small whole numbers, so buckets
     by distance replace the heap."""
+    return {h: d for h, d in zip(b.hexes, _distances(b, starts, enter), strict=True) if d < FAR}
+
+
+def _distances(b: _Board, starts: dict[Hex, int], enter: list[int]) -> list[int]:
+    """``_search`` by hex position (FAR: no way to a goal)."""
     index = b.index
     dist = [FAR] * len(b.hexes)
     seeds: list[int] = []
-    for h, d0 in sorted(starts.items(), key=lambda item: (item[1], index[item[0]])):
+    for h, d0 in starts.items():
         i = index[h]
         if d0 < dist[i]:
             dist[i] = d0
             seeds.append(i)
     _relax(b, dist, enter, seeds)
-    hexes = b.hexes
-    return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
+    return dist
 
 
 def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> None:
@@ -345,32 +439,41 @@ def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> No
     it is less. From scratch (every other hex FAR) it is the whole search; from a
     finished field whose entry costs have since fallen at ``seeds`` (obstacles gone) it
     is the same field the whole search would give (``planner.weighted_field``)."""
-    buckets: list[list[int]] = []
+    barred = [i for i, step in enumerate(enter) if step < 0]
+    kept = [dist[i] for i in barred]
+    for i in barred:
+        dist[i] = -1  # below every distance: never entered, never lowered (restored at the end)
+    buckets: list[list[int]] = [[] for _ in range(64)]
+    top = -1
     for i in seeds:
         d0 = dist[i]
-        if d0 >= len(buckets):
-            buckets.extend([] for _ in range(d0 + 1 - len(buckets)))
+        if d0 < 0:
+            continue  # a barred hex is not searched from
+        while d0 >= len(buckets):
+            buckets.extend([] for _ in range(len(buckets)))
         buckets[d0].append(i)
+        top = max(top, d0)
     around = b.around_index
-    c = -1
-    while c + 1 < len(buckets):
-        c += 1
-        bucket = buckets[c]
-        k = 0
-        while k < len(bucket):  # a zero-cost step appends to the bucket being read
-            i = bucket[k]
-            k += 1
-            step = enter[i]
-            if dist[i] != c or step < 0:
+    size = len(buckets)
+    c = 0
+    while c <= top:
+        for i in buckets[c]:  # a zero-cost step appends to the bucket being read
+            if dist[i] != c:
                 continue
-            nd = c + step  # from a neighbour into h
+            nd = c + enter[i]  # from a neighbour into i
             for n in around[i]:
-                if enter[n] >= 0 and nd < dist[n]:
+                if nd < dist[n]:
                     dist[n] = nd
-                    if nd >= len(buckets):
-                        buckets.extend([] for _ in range(nd + 1 - len(buckets)))
+                    if nd >= size:
+                        buckets.extend([] for _ in range(nd + 1 - size))
+                        size = len(buckets)
                     buckets[nd].append(n)
+                    if nd > top:
+                        top = nd
         buckets[c] = []
+        c += 1
+    for i, d in zip(barred, kept, strict=True):
+        dist[i] = d
 
 
 # ------------------------------------------------------------------ the autoplayer
@@ -583,12 +686,14 @@ class AmericanAutoplayer:
         if pos is None:
             return None
         targeted = hits.tables().targeted_mark
-        germans = _germans(state)
+        now = _now(state)
+        layout = now.layout
+        germans = list(layout.germans)
         best: tuple[Any, ...] | None = None
         for g in germans:
             if state.marked(targeted, g.id) or unit.hex not in _firing_hexes(b, unit.type, g):
                 continue
-            if unit.type in t.ff_units and american.friendly_fire_hexes(state, unit.id, g.id):
+            if unit.type in t.ff_units and _friendly_fire(state, now, unit, g):
                 continue  # every hit would land on Americans
             action = {"do": "fire", "unit": unit.id, "target": g.id}
             if american.refusal(state, action) is not None:
@@ -597,7 +702,7 @@ class AmericanAutoplayer:
             kills = g.type != "infantry" or g.steps <= 1
             clears = kills and _last_in_section(state, b, g, germans)
             order = TARGET_ORDER.index(g.type) if g.type in TARGET_ORDER else len(TARGET_ORDER)
-            key = (need, not clears, _section_left(b, g, germans), not kills, order, g.id)
+            key = (need, not clears, _left_of(layout, b, g), not kills, order, g.id)
             if best is None or key < best:
                 best = key
         if best is None:
@@ -624,6 +729,33 @@ def _section_left(b: _Board, target: Piece, germans: list[Piece]) -> int:
         g.steps for g in germans
         if b.board.terrain[g.hex] == victory.TRENCH and b.sections.of_hex.get(g.hex, frozenset()) & sections
     )  # fmt: skip
+
+
+def _left_of(layout: _Layout, b: _Board, target: Piece) -> int:
+    """``_section_left`` of a German unit of ``layout``, remembered with the layout."""
+    key = ("left", target.id)
+    found = layout.memo.get(key)
+    if found is None:
+        found = layout.memo[key] = _section_left(b, target, list(layout.germans))
+    return int(found)
+
+
+def _lefts(layout: _Layout, b: _Board) -> dict[str, int]:
+    """``_section_left`` of every German unit of ``layout`` by id, worked out once."""
+    found = layout.memo.get("lefts")
+    if found is None:
+        found = layout.memo["lefts"] = {g.id: _left_of(layout, b, g) for g in layout.germans}
+    return dict(found)
+
+
+def _friendly_fire(state: GameState, now: _Now, unit: Piece, target: Piece) -> bool:
+    """Whether friendly fire would turn a hit of ``unit`` at ``target`` on American units
+    (``american.friendly_fire_hexes`` not empty), asked once a map version."""
+    key = ("ff", unit.id, target.id)
+    found = now.memo.get(key)
+    if found is None:
+        found = now.memo[key] = bool(american.friendly_fire_hexes(state, unit.id, target.id))
+    return bool(found)
 
 
 def _last_in_section(state: GameState, b: _Board, target: Piece, germans: list[Piece]) -> bool:
