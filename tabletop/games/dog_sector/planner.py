@@ -115,7 +115,7 @@ from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, hexes_within
 
-from . import american, autoplayer
+from . import american, autoplayer, hits
 from .autoplayer import FAR, SWAMP_RISK, VEHICLES, AmericanAutoplayer, _Board, _PhasePlan
 from .los import tables as los_tables
 from .procedures import AMERICAN, GERMAN
@@ -370,13 +370,22 @@ class _Memo:
     of every game cost the garbage collector more than searching again (issue 19)."""
 
     weighted: dict[tuple[Any, ...], dict[Hex, int]] = field(default_factory=dict)
+    #: ``_starts`` by unit type, quiet German units and the German units' ids, hex
+    #: positions, types and steps left in their sections, with its code
+    starts: dict[tuple[Any, ...], tuple[dict[Hex, int], tuple[Any, ...]]] = field(default_factory=dict)
     bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = field(default_factory=dict)
 
 
-def _code(b: _Board, values: dict[Hex, int]) -> tuple[int, ...]:
-    """``values`` as one flat tuple (position, value, position, value...) in position order."""
+_PACK = 1 << 24  # values below this go into one number with their position
+
+
+def _code(b: _Board, values: dict[Hex, int]) -> tuple[Any, ...]:
+    """``values`` as a tuple of whole numbers in position order, one a hex (position and
+    value in one number) when every value is in 0 .. _PACK - 1, else position, value..."""
     index = b.index
-    out: list[int] = []
+    if all(0 <= v < _PACK for v in values.values()):
+        return tuple(sorted([index[h] * _PACK + v for h, v in values.items()]))
+    out: list[Any] = ["pairs"]
     for i, v in sorted((index[h], v) for h, v in values.items()):
         out += (i, v)
     return tuple(out)
@@ -387,19 +396,27 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     """``weighted_field`` of the map's layout, from what the layout remembers (the steps
     left in each section, each type's obstacle costs) and the planner's ``memo``."""
     germans = list(layout.germans)
-    starts = _starts(b, unit_type, germans, autoplayer._lefts(layout, b), quiet)
+    left = autoplayer._lefts(layout, b)
+    signed = layout.memo.get("signed")
+    if signed is None:  # what ``_starts`` reads of the German units
+        index = b.index
+        signed = layout.memo["signed"] = tuple((g.id, index[g.hex], g.type, left[g.id]) for g in germans)
+        layout.memo["barred"] = tuple(sorted({index[g.hex] for g in germans}))
+    made = memo.starts.get((unit_type, quiet, signed))
+    if made is None:
+        starts = _starts(b, unit_type, germans, left, quiet)
+        made = memo.starts[(unit_type, quiet, signed)] = (starts, _code(b, starts))
+    starts, starts_code = made
     extras, extras_code = _layout_extras(b, layout, unit_type)
-    barred = layout.memo.get("barred")
-    if barred is None:
-        barred = layout.memo["barred"] = tuple(sorted({b.index[g.hex] for g in germans}))
-    key = (_code(b, starts), barred, extras_code)
+    key = (starts_code, layout.memo["barred"], extras_code)
     found = memo.weighted.get(key)
     if found is None:
-        found = memo.weighted[key] = _in_position(b, _searched(b, starts, germans, extras, memo.bases), starts)
+        dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.memo["barred"]))
+        found = memo.weighted[key] = _in_position(b, dist, starts)
     return found
 
 
-def _layout_extras(b: _Board, layout: autoplayer._Layout, unit_type: str) -> tuple[dict[Hex, int], tuple[int, ...]]:
+def _layout_extras(b: _Board, layout: autoplayer._Layout, unit_type: str) -> tuple[dict[Hex, int], tuple[Any, ...]]:
     """What each live obstacle of ``layout`` adds for ``unit_type`` (``autoplayer._extra``)
     and its code, once a layout and type."""
     found = layout.memo.get(("extras", unit_type))
@@ -417,13 +434,14 @@ _bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] 
 
 def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: dict[Hex, int],
               bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] | None = None,
-              ) -> list[int]:  # fmt: skip
+              codes: tuple[tuple[Any, ...], tuple[int, ...]] | None = None) -> list[int]:  # fmt: skip
     """The field's distances by hex position (``autoplayer._search`` over the terrain
     cost plus ``extras``, German hexes barred). Incremental: obstacles only ever go
     (cleared, removed, exploded), so when the last field with these goals and German
     hexes differs only by hexes that became cheaper, only what those hexes change is
     searched again (``autoplayer._relax``); tested equal to the full search. The entry
-    costs differ only where either field has obstacles, so only those are compared."""
+    costs differ only where either field has obstacles, so only those are compared.
+    ``codes``: ``_code`` of ``starts`` and the German hexes' positions, if known."""
     if bases is None:
         bases = _bases
     index = b.index
@@ -432,7 +450,9 @@ def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: d
         enter[index[h]] += extra
     for g in germans:
         enter[index[g.hex]] = -1
-    skey = (id(b.board), _code(b, starts), tuple(sorted({index[g.hex] for g in germans})))
+    if codes is None:
+        codes = (_code(b, starts), tuple(sorted({index[g.hex] for g in germans})))
+    skey = (id(b.board), *codes)
     base = bases.get(skey)
     dist: list[int] | None = None
     if base is not None and base[0] is b.board:
@@ -581,11 +601,17 @@ def _why(state: GameState, action: Action) -> str:
         target = state.map.piece(str(action["target"]))
         need, _ = american.hit_number(state, unit, target)
         skipped: list[str] = []
-        if unit.type in american.tables().ff_units:  # friendly fire first: it is asked once a version
+        t = american.tables()
+        if unit.type in t.ff_units:
+            # a target hit this turn or of a type the unit may not fire at is refused (the
+            # unit itself may fire: it does), then friendly fire (asked once a version)
+            # before the line is drawn
             now = autoplayer._now(state)
+            line, targeted = t.fire_units[unit.type], hits.tables().targeted_mark
             skipped = [
                 g.id for g in now.placed
-                if autoplayer._friendly_fire(state, now, unit, g)
+                if not state.marked(targeted, g.id) and line.may_target(g.type)
+                and autoplayer._friendly_fire(state, now, unit, g)
                 and american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is None
             ]  # fmt: skip
         words = f"planner: best target, hits on {'6' if need == 6 else f'{need}-6'} (Table 6), the weakest section first"
