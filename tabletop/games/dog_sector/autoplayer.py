@@ -212,16 +212,21 @@ _FIELDS_KEPT = 4096
 class _Layout:
     """The German units and live obstacles of one board, one object for every map
     version that has the same ones (a unit's move changes the map, not these), so what
-    the bots derive from them alone (plan fields, threat fields, sections' steps left)
-    is kept in ``memo`` and read again until a German unit or a marker changes (issue
-    19 item 1; tests/test_planner_speed.py checks it against the uncached answers)."""
+    the bots derive from them is worked out once and read again until a German unit or
+    an obstacle changes (issue 19 item 1; tests/test_planner_speed.py checks every such
+    answer against the uncached one): ``memo`` what reads both (plan fields), ``by_germans``
+    what reads only the German units (threat fields, steps left in each section; shared
+    with the next layout while only obstacles change), ``by_obstacles`` what reads only the
+    obstacles (each unit type's obstacle costs; shared while only German units change)."""
 
     board: Map
     germans: tuple[Piece, ...]  # the German units, by id
     obstacles: dict[Hex, frozenset[str]]  # ``_obstacles``
-    by_id: dict[str, Piece]  # ``germans`` by id: what a later version is compared with
-    markers: dict[str, Piece]  # every marker by id, the same
+    placed: tuple[Piece, ...]  # the German units in the order placed, to compare the next version with
+    markers: tuple[Piece, ...]  # every marker in the order placed, the same
     memo: dict[Any, Any] = field(default_factory=dict)
+    by_germans: dict[Any, Any] = field(default_factory=dict)
+    by_obstacles: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -257,34 +262,41 @@ def _now(state: GameState) -> _Now:
                 germans.append(p)
             elif p.side == AMERICAN:
                 americans.append(p)
-    layout = last.layout if last is not None and last.layout.board is state.board else None
-    if layout is None:
-        ordered = tuple(sorted(germans, key=lambda p: p.id))
-        by_id = {m.id: m for m in markers}
-        layout = _Layout(state.board, ordered, _obstacles(state), {g.id: g for g in ordered}, by_id)
+    placed, marked = tuple(germans), tuple(markers)
+    was = last.layout if last is not None and last.layout.board is state.board else None
+    if was is None:
+        ordered = tuple(sorted(placed, key=lambda p: p.id))
+        layout = _Layout(state.board, ordered, _obstacles(state), placed, marked)
     else:
-        obstacles, marked = layout.obstacles, layout.markers
-        if not _same(markers, marked):
-            marked = {m.id: m for m in markers}
+        obstacles = was.obstacles
+        if not _same(marked, was.markers):
             found = _obstacles(state)
             if found != obstacles:
                 obstacles = found
-        same_germans = _same(germans, layout.by_id)
-        if same_germans and obstacles is layout.obstacles:
-            layout.markers = marked  # no German unit and no obstacle changed: the same layout
+        same_germans = _same(placed, was.placed)
+        if same_germans and obstacles is was.obstacles:
+            layout = was  # no German unit and no obstacle changed: the same layout
+        elif same_germans:
+            layout = _Layout(state.board, was.germans, obstacles, placed, marked, by_germans=was.by_germans)
         else:
-            ordered = layout.germans if same_germans else tuple(sorted(germans, key=lambda p: p.id))
-            layout = _Layout(state.board, ordered, obstacles, {g.id: g for g in ordered}, marked)
-    now = _Now(state.map, state.map.version, layout, tuple(germans), tuple(americans))
+            ordered = tuple(sorted(placed, key=lambda p: p.id))
+            layout = _Layout(state.board, ordered, obstacles, placed, marked)
+            if obstacles is was.obstacles:
+                layout.by_obstacles = was.by_obstacles
+        layout.placed, layout.markers = placed, marked
+    now = _Now(state.map, state.map.version, layout, placed, tuple(americans))
     _now_memo[0] = now
     return now
 
 
-def _same(pieces: list[Piece], by_id: dict[str, Piece]) -> bool:
-    """Whether ``pieces`` are exactly the pieces of ``by_id`` (an unchanged piece is the
-    same object; a changed one a new, unequal one)."""
-    if len(pieces) != len(by_id):
+def _same(pieces: tuple[Piece, ...], before: tuple[Piece, ...]) -> bool:
+    """Whether ``pieces`` are the pieces ``before`` in any order (an unchanged piece is
+    the same object, a changed one a new, unequal one)."""
+    if pieces == before:  # the usual case: the same objects in the same order
+        return True
+    if len(pieces) != len(before):
         return False
+    by_id = {p.id: p for p in before}
     for p in pieces:
         q = by_id.get(p.id)
         if q is not p and q != p:
@@ -732,20 +744,34 @@ def _section_left(b: _Board, target: Piece, germans: list[Piece]) -> int:
 
 
 def _left_of(layout: _Layout, b: _Board, target: Piece) -> int:
-    """``_section_left`` of a German unit of ``layout``, remembered with the layout."""
-    key = ("left", target.id)
-    found = layout.memo.get(key)
-    if found is None:
-        found = layout.memo[key] = _section_left(b, target, list(layout.germans))
-    return int(found)
+    """``_section_left`` of a German unit of ``layout``, remembered with its German units."""
+    return _lefts(layout, b)[target.id]
 
 
 def _lefts(layout: _Layout, b: _Board) -> dict[str, int]:
-    """``_section_left`` of every German unit of ``layout`` by id, worked out once."""
-    found = layout.memo.get("lefts")
+    """``_section_left`` of every German unit of ``layout`` by id, worked out once for
+    its German units (``_sections_left``). Read only: it is the remembered one."""
+    found = layout.by_germans.get("lefts")
     if found is None:
-        found = layout.memo["lefts"] = {g.id: _left_of(layout, b, g) for g in layout.germans}
-    return dict(found)
+        found = layout.by_germans["lefts"] = _sections_left(b, list(layout.germans))
+    return found  # type: ignore[no-any-return]
+
+
+def _sections_left(b: _Board, germans: list[Piece]) -> dict[str, int]:
+    """``_section_left`` of each of ``germans`` by id, in one pass: the units in trench
+    hexes with their sections, then each unit's sum over those its sections meet."""
+    of_hex, terrain = b.sections.of_hex, b.board.terrain
+    none: frozenset[str] = frozenset()
+    held = [(of_hex.get(g.hex, none), g.steps) for g in germans if terrain[g.hex] == victory.TRENCH]
+    sums: dict[frozenset[str], int] = {}
+    out: dict[str, int] = {}
+    for g in germans:
+        sections = of_hex.get(g.hex, none)
+        total = sums.get(sections)
+        if total is None:
+            total = sums[sections] = sum(steps for there, steps in held if there & sections)
+        out[g.id] = total
+    return out
 
 
 def _friendly_fire(state: GameState, now: _Now, unit: Piece, target: Piece) -> bool:

@@ -338,16 +338,22 @@ def _starts(b: _Board, unit_type: str, germans: list[Piece], left: dict[str, int
         aimed = [g for g in aimed if left[g.id] in lowest] or aimed
     goals = autoplayer._goals(b, unit_type, aimed)
     low = min(left.values(), default=0)
-    only_adjacent, _ = _cover(b)
-    starts: dict[Hex, int] = {}
+    # each goal hex starts at the least bias of the German units it serves, plus what
+    # the hex itself adds: the hexes of each bias together, the least bias first
+    served: dict[int, set[Hex]] = {}
     for g in aimed:
         bias = CONCENTRATE_AP * (left[g.id] - low)
-        for h in autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]:
-            if h not in goals:
-                continue
-            start = bias + (0 if h in only_adjacent else EXPOSED_GOAL_AP)
-            if start < starts.get(h, FAR):
-                starts[h] = start
+        hexes = autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]
+        served.setdefault(bias, set()).update(hexes)
+    only_adjacent, _ = _cover(b)
+    starts: dict[Hex, int] = {}
+    for bias in sorted(served):
+        new = served[bias] & goals
+        new.difference_update(starts)
+        if EXPOSED_GOAL_AP:
+            starts.update((h, bias + (0 if h in only_adjacent else EXPOSED_GOAL_AP)) for h in new)
+        else:
+            starts.update(dict.fromkeys(new, bias))
     return starts
 
 
@@ -397,21 +403,21 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     left in each section, each type's obstacle costs) and the planner's ``memo``."""
     germans = list(layout.germans)
     left = autoplayer._lefts(layout, b)
-    signed = layout.memo.get("signed")
+    signed = layout.by_germans.get("signed")
     if signed is None:  # what ``_starts`` reads of the German units
         index = b.index
-        signed = layout.memo["signed"] = tuple((g.id, index[g.hex], g.type, left[g.id]) for g in germans)
-        layout.memo["barred"] = tuple(sorted({index[g.hex] for g in germans}))
+        signed = layout.by_germans["signed"] = tuple((g.id, index[g.hex], g.type, left[g.id]) for g in germans)
+        layout.by_germans["barred"] = tuple(sorted({index[g.hex] for g in germans}))
     made = memo.starts.get((unit_type, quiet, signed))
     if made is None:
         starts = _starts(b, unit_type, germans, left, quiet)
         made = memo.starts[(unit_type, quiet, signed)] = (starts, _code(b, starts))
     starts, starts_code = made
     extras, extras_code = _layout_extras(b, layout, unit_type)
-    key = (starts_code, layout.memo["barred"], extras_code)
+    key = (starts_code, layout.by_germans["barred"], extras_code)
     found = memo.weighted.get(key)
     if found is None:
-        dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.memo["barred"]))
+        dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.by_germans["barred"]))
         found = memo.weighted[key] = _in_position(b, dist, starts)
     return found
 
@@ -419,10 +425,10 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
 def _layout_extras(b: _Board, layout: autoplayer._Layout, unit_type: str) -> tuple[dict[Hex, int], tuple[Any, ...]]:
     """What each live obstacle of ``layout`` adds for ``unit_type`` (``autoplayer._extra``)
     and its code, once a layout and type."""
-    found = layout.memo.get(("extras", unit_type))
+    found = layout.by_obstacles.get(("extras", unit_type))
     if found is None:
         extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in layout.obstacles.items() if kinds}
-        found = layout.memo[("extras", unit_type)] = (extras, _code(b, extras))
+        found = layout.by_obstacles[("extras", unit_type)] = (extras, _code(b, extras))
     return found  # type: ignore[no-any-return]
 
 
@@ -565,26 +571,26 @@ def _danger(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece) -> d
     the tanks and dozers."""
     layout = now.layout
     vehicle = unit.type in VEHICLES
-    danger = layout.memo.get(("threat", vehicle))
+    danger = layout.by_germans.get(("threat", vehicle))
     if danger is None:
-        danger = layout.memo[("threat", vehicle)] = threat(b, list(layout.germans), vehicle)
+        danger = layout.by_germans[("threat", vehicle)] = threat(b, list(layout.germans), vehicle)
     if vehicle:
         return danger  # type: ignore[no-any-return]
     screens = now.memo.get("screens")
     if screens is None:
         screens = now.memo["screens"] = tuple(p.hex for p in now.americans if p.type in VEHICLES)
     key = ("screened", screens)
-    found = layout.memo.get(key)
+    found = layout.by_germans.get(key)
     if found is None:
-        found = layout.memo[key] = _screen(b, list(layout.germans), danger, screens)
+        found = layout.by_germans[key] = _screen(b, list(layout.germans), danger, screens)
     return found  # type: ignore[no-any-return]
 
 
 def _mine_hexes(layout: autoplayer._Layout) -> frozenset[Hex]:
     """The hexes of ``layout`` with a live land mine, worked out once a layout."""
-    found = layout.memo.get("mines")
+    found = layout.by_obstacles.get("mines")
     if found is None:
-        found = layout.memo["mines"] = _mines_of(layout.obstacles)
+        found = layout.by_obstacles["mines"] = _mines_of(layout.obstacles)
     return found  # type: ignore[no-any-return]
 
 
@@ -603,14 +609,17 @@ def _why(state: GameState, action: Action) -> str:
         skipped: list[str] = []
         t = american.tables()
         if unit.type in t.ff_units:
-            # a target hit this turn or of a type the unit may not fire at is refused (the
-            # unit itself may fire: it does), then friendly fire (asked once a version)
-            # before the line is drawn
+            # the rules refuse a target hit this turn, of a type the unit may not fire at,
+            # or outside the section, hex and range rules (``autoplayer._firing_hexes``:
+            # tested to hold every target the rules allow); the unit itself may fire (it
+            # does). Then friendly fire (asked once a version), then the line of sight.
             now = autoplayer._now(state)
+            b = autoplayer._board(state.board)
             line, targeted = t.fire_units[unit.type], hits.tables().targeted_mark
             skipped = [
                 g.id for g in now.placed
                 if not state.marked(targeted, g.id) and line.may_target(g.type)
+                and unit.hex in autoplayer._firing_hexes(b, unit.type, g)
                 and autoplayer._friendly_fire(state, now, unit, g)
                 and american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is None
             ]  # fmt: skip
