@@ -12,9 +12,10 @@ import random
 from collections.abc import Iterator
 from functools import cache
 
+from tabletop.board import load_map
 from tabletop.engine.game import Game
 from tabletop.engine.newgame import auto_setup, new_game
-from tabletop.engine.pieces import Piece
+from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.scenario import Scenario, open_map_or_scenario
 from tabletop.engine.state import GameState
 from tabletop.games import ruleset
@@ -184,7 +185,7 @@ def test_the_planners_starts_equal_the_goals_looped_one_by_one() -> None:
     gives every goal hex the AP the one-by-one loop gives it, for every unit type, all
     German units or only some quiet ones (none quiet included), at random positions."""
     rng = random.Random(19)
-    kinds = sorted(american.tables().fire_units) + [autoplayer.LEADER, autoplayer.CE]
+    kinds = [*sorted(american.tables().fire_units), autoplayer.LEADER, autoplayer.CE]
     for state in positions(6, "moderate", every=150):
         b = autoplayer._board(state.board)
         germans = autoplayer._germans(state)
@@ -192,7 +193,9 @@ def test_the_planners_starts_equal_the_goals_looped_one_by_one() -> None:
         for kind in kinds:
             some = frozenset(g.id for g in germans if rng.random() < 0.5)
             for quiet in (None, some, frozenset()):
-                assert planner._starts(b, kind, germans, left, quiet) == starts_afresh(b, kind, germans, quiet)
+                assert planner._starts(b, kind, germans, left, quiet) == starts_afresh(
+                    b, kind, germans, quiet
+                )
 
 
 def test_remembered_threats_quiet_units_steps_and_friendly_fire_equal_the_straight_reading() -> None:
@@ -221,6 +224,25 @@ def test_remembered_threats_quiet_units_steps_and_friendly_fire_equal_the_straig
             for g in germans:
                 expected = bool(american.friendly_fire_hexes(state, unit.id, g.id))
                 assert autoplayer._friendly_fire(state, now, unit, g) is expected
+
+
+def test_a_unit_sharing_its_hex_makes_the_germans_near_it_not_quiet() -> None:
+    """Issue 19 item 1: ``planner._quiet_now`` (disks around the German units against
+    the American hexes of the version) counts another American unit in the unit's own
+    hex as a friend, as ``_quiet`` does (phase 6, Friendly Fire), and the unit alone not."""
+    board = load_map("dog-sector")
+    for share in (False, True):
+        state = GameState(MapState.of(board), turn=2, phase=autoplayer.ACTIVITY)
+        state.map.place(Piece("G1", "mg-pillbox", board.hex_of("0612"), side="german"))
+        state.map.place(Piece("G2", "mg-pillbox", board.hex_of("1612"), side="german"))
+        tank = Piece("T1", "tank", board.hex_of("0610"), side="american")
+        state.map.place(tank)
+        if share:
+            state.map.place(Piece("I1", "infantry", tank.hex, side="american", steps=2))
+        now = autoplayer._now(state)
+        expected = frozenset({"G2"}) if share else frozenset({"G1", "G2"})
+        assert planner._quiet(state, tank, autoplayer._germans(state)) == expected
+        assert planner._quiet_now(now, tank) == expected
 
 
 def test_every_target_the_rules_allow_lies_in_the_firing_hexes() -> None:
@@ -295,7 +317,9 @@ def test_the_codes_of_the_fields_keys_differ_exactly_when_the_values_do() -> Non
     made: dict[tuple[object, ...], dict[Hex, int]] = {}
     for _ in range(400):
         top = rng.choice((3, planner._PACK + 2))
-        values = {h: rng.randrange(-1 if top > 3 else 0, top) for h in rng.sample(b.hexes, rng.randrange(0, 5))}
+        values = {
+            h: rng.randrange(-1 if top > 3 else 0, top) for h in rng.sample(b.hexes, rng.randrange(0, 5))
+        }
         code = planner._code(b, values)
         assert made.setdefault(code, values) == values
     assert len(made) > 300

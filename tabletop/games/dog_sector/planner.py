@@ -219,7 +219,9 @@ def _one_threat(b: _Board, at: Hex, kind: str, vehicle: bool) -> _Share:
     return _one[key][1]
 
 
-def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[Hex, float]) -> dict[Hex, float]:
+def _screened(
+    state: GameState, b: _Board, germans: list[Piece], danger: dict[Hex, float]
+) -> dict[Hex, float]:
     """The threat field with the screen of tanks and dozers: German infantry and MG
     pillboxes fire neither at a hex holding one nor at the hex directly behind it
     (phase 4; los.yaml ``screened_by``), read here as its neighbours farther from the
@@ -229,7 +231,9 @@ def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[He
     return _screen(b, germans, danger, screens)
 
 
-def _screen(b: _Board, germans: list[Piece], danger: dict[Hex, float], screens: Sequence[Hex]) -> dict[Hex, float]:
+def _screen(
+    b: _Board, germans: list[Piece], danger: dict[Hex, float], screens: Sequence[Hex]
+) -> dict[Hex, float]:
     """``_screened`` with the tanks' and dozers' hexes given (``screens``)."""
     if not screens:
         return danger
@@ -307,7 +311,10 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     friendly fire applies to. (The bot reads the same field through ``_plan_field``,
     remembered with the map's layout; this is the reference it is tested against.)"""
     layout = (
-        id(b.board), unit_type, frozenset((g.hex, g.type, g.steps) for g in germans), frozenset(obstacles.items()),
+        id(b.board),
+        unit_type,
+        frozenset((g.hex, g.type, g.steps) for g in germans),
+        frozenset(obstacles.items()),
         quiet,
     )
     found = _weighted.get(layout)
@@ -316,7 +323,12 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
     starts = _starts(b, unit_type, germans, left, quiet)
     extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
-    key = (id(b.board), frozenset(starts.items()), frozenset(g.hex for g in germans), frozenset(extras.items()))
+    key = (
+        id(b.board),
+        frozenset(starts.items()),
+        frozenset(g.hex for g in germans),
+        frozenset(extras.items()),
+    )
     found = _weighted.get(key)
     if found is not None:
         _weighted[layout] = found
@@ -343,7 +355,9 @@ def _starts(b: _Board, unit_type: str, germans: list[Piece], left: dict[str, int
     served: dict[int, set[Hex]] = {}
     for g in aimed:
         bias = CONCENTRATE_AP * (left[g.id] - low)
-        hexes = autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]
+        hexes = (
+            autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]
+        )
         served.setdefault(bias, set()).update(hexes)
     only_adjacent, _ = _cover(b)
     starts: dict[Hex, int] = {}
@@ -379,7 +393,9 @@ class _Memo:
     #: ``_starts`` by unit type, quiet German units and the German units' ids, hex
     #: positions, types and steps left in their sections, with its code
     starts: dict[tuple[Any, ...], tuple[dict[Hex, int], tuple[Any, ...]]] = field(default_factory=dict)
-    bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = field(default_factory=dict)
+    bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = field(
+        default_factory=dict
+    )
 
 
 _PACK = 1 << 24  # values below this go into one number with their position
@@ -406,7 +422,9 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     signed = layout.by_germans.get("signed")
     if signed is None:  # what ``_starts`` reads of the German units
         index = b.index
-        signed = layout.by_germans["signed"] = tuple((g.id, index[g.hex], g.type, left[g.id]) for g in germans)
+        signed = layout.by_germans["signed"] = tuple(
+            (g.id, index[g.hex], g.type, left[g.id]) for g in germans
+        )
         layout.by_germans["barred"] = tuple(sorted({index[g.hex] for g in germans}))
     made = memo.starts.get((unit_type, quiet, signed))
     if made is None:
@@ -422,12 +440,16 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     return found
 
 
-def _layout_extras(b: _Board, layout: autoplayer._Layout, unit_type: str) -> tuple[dict[Hex, int], tuple[Any, ...]]:
+def _layout_extras(
+    b: _Board, layout: autoplayer._Layout, unit_type: str
+) -> tuple[dict[Hex, int], tuple[Any, ...]]:
     """What each live obstacle of ``layout`` adds for ``unit_type`` (``autoplayer._extra``)
     and its code, once a layout and type."""
     found = layout.by_obstacles.get(("extras", unit_type))
     if found is None:
-        extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in layout.obstacles.items() if kinds}
+        extras = {
+            h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in layout.obstacles.items() if kinds
+        }
         found = layout.by_obstacles[("extras", unit_type)] = (extras, _code(b, extras))
     return found  # type: ignore[no-any-return]
 
@@ -463,7 +485,11 @@ def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: d
     dist: list[int] | None = None
     if base is not None and base[0] is b.board:
         before = base[1]
-        changed = [i for i in sorted({index[h] for h in extras} | {index[h] for h in base[3]}) if enter[i] != before[i]]
+        changed = [
+            i
+            for i in sorted({index[h] for h in extras} | {index[h] for h in base[3]})
+            if enter[i] != before[i]
+        ]
         if all(enter[i] < before[i] for i in changed):
             dist = list(base[2])
             autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR])
@@ -521,7 +547,11 @@ class PlanningAutoplayer(AmericanAutoplayer):
         at = unit.hex
 
         left = dist.get(at, FAR)
-        here = left + (risk if swamped[at] else 0) + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(at, 0.0)
+        here = (
+            left
+            + (risk if swamped[at] else 0)
+            + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(at, 0.0)
+        )
         if at in mines:
             here += MINE_AP
         if danger.get(at, 0.0) > 0:
@@ -535,7 +565,11 @@ class PlanningAutoplayer(AmericanAutoplayer):
             left = dist.get(h, FAR)
             if h == at or left >= FAR:
                 continue
-            v = left + (risk if swamped[h] else 0) + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(h, 0.0)
+            v = (
+                left
+                + (risk if swamped[h] else 0)
+                + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(h, 0.0)
+            )
             if h in mines:
                 v += MINE_AP
             if best is not None and v > best[0]:
