@@ -204,7 +204,9 @@ def test_remembered_threats_quiet_units_steps_and_friendly_fire_equal_the_straig
     with their caches emptied; the quiet German units by disks equal ``_quiet``; the
     steps left in each section in one pass equal ``_section_left`` unit by unit; the
     friendly fire remembered a version equals ``american.friendly_fire_hexes``; the
-    mine hexes equal the obstacles read afresh."""
+    mine hexes equal the obstacles read afresh; the German units in range of a unit, the
+    obstacle costs by set of kinds and the leaders' work by hex equal the straight
+    readings."""
     mine = american.tables().mine_marker
     for state in positions(7, "heavy", every=60):
         b = autoplayer._board(state.board)
@@ -224,6 +226,17 @@ def test_remembered_threats_quiet_units_steps_and_friendly_fire_equal_the_straig
             for g in germans:
                 expected = bool(american.friendly_fire_hexes(state, unit.id, g.id))
                 assert autoplayer._friendly_fire(state, now, unit, g) is expected
+            in_range = [g for g in germans if unit.hex in autoplayer._firing_hexes(b, unit.type, g)]
+            assert list(autoplayer._in_range(now.layout, b, unit)) == in_range
+            for kinds in obstacles.values():
+                assert autoplayer._extra_of(unit.type, kinds) == autoplayer._extra(unit.type, sorted(kinds))
+        pinned = autoplayer.move_tables().pinned_status
+        for h in b.hexes:
+            here = [p for p in state.map.units_at(h) if p.side == "american"]
+            work = sum(p.has(pinned) for p in here) + sum(
+                p.type == "infantry" and not american._full(p) for p in here
+            )
+            assert autoplayer._work(now).get(h, 0) == work
 
 
 def test_a_unit_sharing_its_hex_makes_the_germans_near_it_not_quiet() -> None:

@@ -349,6 +349,22 @@ def _extra(unit_type: str, kinds: Iterable[str]) -> int | None:
     return extra
 
 
+_extras: dict[Any, Any] = {}
+
+
+def _extra_of(unit_type: str, kinds: frozenset[str]) -> int | None:
+    """``_extra``, remembered by unit type and set of obstacle kinds while the tables it
+    reads are the same objects (the tables' alone)."""
+    read = (move_tables(), american.tables())
+    if _extras.get("tables") != read:  # other tables (reloaded, patched): forget
+        _extras.clear()
+        _extras["tables"] = read
+    key = (unit_type, kinds)
+    if key not in _extras:
+        _extras[key] = _extra(unit_type, kinds)
+    return _extras[key]  # type: ignore[no-any-return]
+
+
 def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
     """The hexes a unit type wants to reach: where it could fire at a German unit.
     Ranged units with a bonus range (Table 6: forward observers, tanks, dozers) want to
@@ -607,15 +623,13 @@ class AmericanAutoplayer:
         """An EL walks to a hex within reach holding pinned-down or reduced infantry
         (the one nearest the trenches), to work there with its AP left."""
         reach = american.unit_reach(state, unit)
-        pinned = move_tables().pinned_status
+        left = american.ap_left(state, unit)
+        at = _work(_now(state))
         best: tuple[Any, ...] | None = None
         for h, cost in reach.costs.items():
-            if h == unit.hex or cost >= american.ap_left(state, unit):
+            if h == unit.hex or cost >= left:
                 continue  # it must keep 1 AP for the work
-            units = [p for p in state.map.units_at(h) if p.side == AMERICAN]
-            work = sum(1 for p in units if p.has(pinned)) + sum(
-                1 for p in units if p.type == "infantry" and not american._full(p)
-            )
+            work = at.get(h, 0)
             if work:
                 key = (-work, b.to_trench[h], cost, b.board.label(h))
                 if best is None or key < best:
@@ -702,8 +716,8 @@ class AmericanAutoplayer:
         layout = now.layout
         germans = list(layout.germans)
         best: tuple[Any, ...] | None = None
-        for g in germans:
-            if state.marked(targeted, g.id) or unit.hex not in _firing_hexes(b, unit.type, g):
+        for g in _in_range(layout, b, unit):
+            if state.marked(targeted, g.id):
                 continue
             if unit.type in t.ff_units and _friendly_fire(state, now, unit, g):
                 continue  # every hit would land on Americans
@@ -720,6 +734,33 @@ class AmericanAutoplayer:
         if best is None:
             return None
         return with_where(state, {"do": "fire", "unit": unit.id, "target": best[-1]})  # drawn on the map
+
+
+def _in_range(layout: _Layout, b: _Board, unit: Piece) -> tuple[Piece, ...]:
+    """The German units of ``layout`` (by id) whose firing hexes hold ``unit``'s hex
+    (``_firing_hexes``), once a layout's German units, unit type and hex."""
+    key = ("in range", unit.type, unit.hex)
+    found = layout.by_germans.get(key)
+    if found is None:
+        found = layout.by_germans[key] = tuple(
+            g for g in layout.germans if unit.hex in _firing_hexes(b, unit.type, g)
+        )
+    return found  # type: ignore[no-any-return]
+
+
+def _work(now: _Now) -> dict[Hex, int]:
+    """By hex, the pinned-down American units plus the reduced American infantry there
+    (what an exceptional leader may help), once a map version."""
+    found = now.memo.get("work")
+    if found is None:
+        pinned = move_tables().pinned_status
+        found = now.memo["work"] = {}
+        for p in now.americans:
+            if p.has(pinned):
+                found[p.hex] = found.get(p.hex, 0) + 1
+            if p.type == "infantry" and not american._full(p):
+                found[p.hex] = found.get(p.hex, 0) + 1
+    return found  # type: ignore[no-any-return]
 
 
 def _risk(b: _Board, unit: Piece, h: Hex) -> int:
