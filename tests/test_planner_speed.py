@@ -180,6 +180,32 @@ def test_the_plan_field_of_every_unit_equals_a_search_afresh_on_random_positions
     assert checked > 100
 
 
+def test_the_simple_bots_field_remembered_with_the_layout_equals_a_search_afresh() -> None:
+    """Issue 19 item 1: the first autoplayer's plan field (``--bot american=simple``),
+    remembered with the layout, equals its goals searched afresh with a heap search, for
+    every American unit at random positions."""
+    bot = autoplayer.AmericanAutoplayer()
+    checked = 0
+    for state in positions(10, "moderate"):
+        b = autoplayer._board(state.board)
+        germans, obstacles = autoplayer._layout(state)
+        if not germans:
+            continue
+        fresh_germans, fresh_obstacles = autoplayer._germans(state), autoplayer._obstacles(state)
+        for unit in units(state, "american"):
+            enter = [b.cost[h] for h in b.hexes]
+            for h, kinds in fresh_obstacles.items():
+                if kinds:
+                    enter[b.index[h]] += autoplayer._extra(unit.type, kinds) or 0
+            for g in fresh_germans:
+                enter[b.index[g.hex]] = -1
+            goals = autoplayer._goals(b, unit.type, fresh_germans)
+            afresh = dijkstra(b, dict.fromkeys(goals, 0), enter)
+            assert bot._dist(state, b, unit, germans, obstacles) == afresh, unit
+            checked += 1
+    assert checked > 50
+
+
 def test_the_planners_starts_equal_the_goals_looped_one_by_one() -> None:
     """Issue 19 item 1: ``planner._starts`` (hexes of each bias together, least first)
     gives every goal hex the AP the one-by-one loop gives it, for every unit type, all

@@ -55,7 +55,7 @@ from typing import Any
 from tabletop.board import Map
 from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.game import SideView
-from tabletop.engine.pieces import Piece
+from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
@@ -234,7 +234,7 @@ class _Now:
     """One version of one map as the bots read it: its ``_Layout``, the units of each
     side in the order placed, and ``memo`` for answers that last only this version."""
 
-    map: Any
+    map: MapState
     version: int
     layout: _Layout
     placed: tuple[Piece, ...]  # the German units in the order placed (the log's order)
@@ -601,8 +601,16 @@ class AmericanAutoplayer:
 
     def _dist(self, state: GameState, b: _Board, unit: Piece, germans: list[Piece],
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
-        """The plan field the unit moves by (``_field``; the planner weighs it)."""
-        return _field(state, b, unit.type, germans, obstacles)
+        """The plan field the unit moves by (``_field``; the planner weighs it),
+        remembered with the map's layout."""
+        layout = _now(state).layout
+        if obstacles is not layout.obstacles or germans != list(layout.germans):
+            return _field(state, b, unit.type, germans, obstacles)  # not the map's own layout
+        key = ("simple field", unit.type)
+        found = layout.memo.get(key)
+        if found is None:
+            found = layout.memo[key] = _field(state, b, unit.type, germans, obstacles)
+        return found  # type: ignore[no-any-return]
 
     def _leader_work(self, state: GameState, unit: Piece) -> Action | None:
         """An EL's own hex: remove its pinned-down marker, else restore reduced infantry."""
