@@ -514,7 +514,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
         its turn)."""
         plan = super()._phase_plan(view, state)
         if state.phase == autoplayer.ACTIVITY and not plan.done and not plan.actions:
-            types = {p.id: p.type for p in state.map.pieces() if p.id in set(plan.order)}
+            ids = set(plan.order)
+            types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
         return plan
 
