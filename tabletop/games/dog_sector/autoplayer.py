@@ -723,25 +723,24 @@ class AmericanAutoplayer:
         now = _now(state)
         layout = now.layout
         germans = list(layout.germans)
-        best: tuple[Any, ...] | None = None
+        ranked: list[tuple[Any, ...]] = []
         for g in _in_range(layout, b, unit):
             if state.marked(targeted, g.id):
-                continue
-            if unit.type in t.ff_units and _friendly_fire(state, now, unit, g):
-                continue  # every hit would land on Americans
-            action = {"do": "fire", "unit": unit.id, "target": g.id}
-            if american.refusal(state, action) is not None:
                 continue
             need, _ = american.hit_number(state, unit, g)
             kills = g.type != "infantry" or g.steps <= 1
             clears = kills and _last_in_section(state, b, g, germans)
             order = TARGET_ORDER.index(g.type) if g.type in TARGET_ORDER else len(TARGET_ORDER)
-            key = (need, not clears, _left_of(layout, b, g), not kills, order, g.id)
-            if best is None or key < best:
-                best = key
-        if best is None:
-            return None
-        return with_where(state, {"do": "fire", "unit": unit.id, "target": best[-1]})  # drawn on the map
+            ranked.append((need, not clears, _left_of(layout, b, g), not kills, order, g.id, g))
+        # the best target is the first in this order that friendly fire and the rules
+        # leave: the costlier checks are asked only until then
+        for *_, g in sorted(ranked, key=lambda r: r[:-1]):
+            if unit.type in t.ff_units and _friendly_fire(state, now, unit, g):
+                continue  # every hit would land on Americans
+            if american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is not None:
+                continue
+            return with_where(state, {"do": "fire", "unit": unit.id, "target": g.id})  # drawn on the map
+        return None
 
 
 def _in_range(layout: _Layout, b: _Board, unit: Piece) -> tuple[Piece, ...]:
