@@ -11,7 +11,10 @@ way. It is built to be fast rather than clever: it never asks for every legal ac
 every unit (``american.choices``), but works unit by unit with the cheap public helpers
 of ``american`` (``unit_reach``, ``refusal``, ``hit_number``, ``friendly_fire_hexes``)
 and with "distance to a useful hex" fields worked out once per German layout and
-obstacle layout (shared by every game, as the fixed set-up repeats).
+obstacle layout (shared by every game, as the fixed set-up repeats). What it reads of
+the map is read once a map version (``_now``), and what it derives from the German
+units and obstacles alone is kept with their ``_Layout`` until one of them changes
+(issue 19 item 1).
 
 How it plays (project's choices, a sensible player rather than a strong one):
 
