@@ -11,7 +11,10 @@ way. It is built to be fast rather than clever: it never asks for every legal ac
 every unit (``american.choices``), but works unit by unit with the cheap public helpers
 of ``american`` (``unit_reach``, ``refusal``, ``hit_number``, ``friendly_fire_hexes``)
 and with "distance to a useful hex" fields worked out once per German layout and
-obstacle layout (shared by every game, as the fixed set-up repeats).
+obstacle layout (shared by every game, as the fixed set-up repeats). What it reads of
+the map is read once a map version (``_now``), and what it derives from the German
+units and obstacles alone is kept with their ``_Layout`` until one of them changes
+(issue 19 item 1).
 
 How it plays (project's choices, a sensible player rather than a strong one):
 
@@ -55,7 +58,7 @@ from typing import Any
 from tabletop.board import Map
 from tabletop.engine.actions import END_PHASE, Action
 from tabletop.engine.game import SideView
-from tabletop.engine.pieces import Piece
+from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
 
@@ -125,7 +128,9 @@ class _Board:
     swamped: dict[Hex, bool]  # swamping may hit it (phase 2)
     labels: dict[Hex, str]
     geometry: dict[tuple[str, Hex, str], frozenset[Hex]] = field(default_factory=dict)
+    bonus: dict[tuple[str, Hex, str, int], frozenset[Hex]] = field(default_factory=dict)  # ``_bonus_hexes``
     index: dict[Hex, int] = field(default_factory=dict)  # position in ``hexes``
+    enter: tuple[int, ...] = ()  # ``cost`` by position
     around_index: tuple[tuple[int, ...], ...] = ()  # ``around`` by position
 
 
@@ -169,6 +174,7 @@ def _board(board: Map) -> _Board:
         index={h: i for i, h in enumerate(hexes)},
     )
     made.around_index = tuple(tuple(made.index[n] for n in around[h]) for h in hexes)
+    made.enter = tuple(made.cost[h] for h in hexes)
     _boards[id(board)] = made
     return made
 
@@ -205,16 +211,107 @@ _fields: dict[tuple[Any, ...], dict[Hex, int]] = {}
 _FIELDS_KEPT = 4096
 
 
-_layout_memo: list[Any] = [None, -1, None, None]  # [map state, version, germans, obstacles]
+@dataclass(eq=False)
+class _Layout:
+    """The German units and live obstacles of one board, one object for every map
+    version that has the same ones (a unit's move changes the map, not these), so what
+    the bots derive from them is worked out once and read again until a German unit or
+    an obstacle changes (issue 19 item 1; tests/test_planner_speed.py checks every such
+    answer against the uncached one): ``memo`` what reads both (plan fields), ``by_germans``
+    what reads only the German units (threat fields, steps left in each section; shared
+    with the next layout while only obstacles change), ``by_obstacles`` what reads only the
+    obstacles (each unit type's obstacle costs; shared while only German units change)."""
+
+    board: Map
+    germans: tuple[Piece, ...]  # the German units, by id
+    obstacles: dict[Hex, frozenset[str]]  # ``_obstacles``
+    placed: tuple[Piece, ...]  # the German units in the order placed, to compare the next version with
+    markers: tuple[Piece, ...]  # every marker in the order placed, the same
+    memo: dict[Any, Any] = field(default_factory=dict)
+    by_germans: dict[Any, Any] = field(default_factory=dict)
+    by_obstacles: dict[Any, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class _Now:
+    """One version of one map as the bots read it: its ``_Layout``, the units of each
+    side in the order placed, and ``memo`` for answers that last only this version."""
+
+    map: MapState
+    version: int
+    layout: _Layout
+    placed: tuple[Piece, ...]  # the German units in the order placed (the log's order)
+    americans: tuple[Piece, ...]  # the American units in the order placed
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+
+_now_memo: list[_Now | None] = [None]
+
+
+def _now(state: GameState) -> _Now:
+    """The map as the bots read it, worked out once a version (one pass over the
+    pieces); its layout is the last one's while no German unit or marker changed."""
+    last = _now_memo[0]
+    if last is not None and last.map is state.map and last.version == state.map.version:
+        return last
+    germans: list[Piece] = []
+    americans: list[Piece] = []
+    markers: list[Piece] = []
+    for p in state.map.pieces():
+        if p.kind == "marker":
+            markers.append(p)
+        elif p.kind == "unit":
+            if p.side == GERMAN:
+                germans.append(p)
+            elif p.side == AMERICAN:
+                americans.append(p)
+    placed, marked = tuple(germans), tuple(markers)
+    was = last.layout if last is not None and last.layout.board is state.board else None
+    if was is None:
+        ordered = tuple(sorted(placed, key=lambda p: p.id))
+        layout = _Layout(state.board, ordered, _obstacles(state), placed, marked)
+    else:
+        obstacles = was.obstacles
+        if not _same(marked, was.markers):
+            found = _obstacles(state)
+            if found != obstacles:
+                obstacles = found
+        same_germans = _same(placed, was.placed)
+        if same_germans and obstacles is was.obstacles:
+            layout = was  # no German unit and no obstacle changed: the same layout
+        elif same_germans:
+            layout = _Layout(state.board, was.germans, obstacles, placed, marked, by_germans=was.by_germans)
+        else:
+            ordered = tuple(sorted(placed, key=lambda p: p.id))
+            layout = _Layout(state.board, ordered, obstacles, placed, marked)
+            if obstacles is was.obstacles:
+                layout.by_obstacles = was.by_obstacles
+        layout.placed, layout.markers = placed, marked
+    now = _Now(state.map, state.map.version, layout, placed, tuple(americans))
+    _now_memo[0] = now
+    return now
+
+
+def _same(pieces: tuple[Piece, ...], before: tuple[Piece, ...]) -> bool:
+    """Whether ``pieces`` are the pieces ``before`` in any order (an unchanged piece is
+    the same object, a changed one a new, unequal one)."""
+    if pieces == before:  # the usual case: the same objects in the same order
+        return True
+    if len(pieces) != len(before):
+        return False
+    by_id = {p.id: p for p in before}
+    for p in pieces:
+        q = by_id.get(p.id)
+        if q is not p and q != p:
+            return False
+    return True
 
 
 def _layout(state: GameState) -> tuple[list[Piece], dict[Hex, frozenset[str]]]:
-    """The German units and the live obstacles, remembered until the map changes (a unit
-    that stays asks again on the same map as the unit before it)."""
-    memo = _layout_memo
-    if memo[0] is not state.map or memo[1] != state.map.version:
-        memo[:] = [state.map, state.map.version, _germans(state), _obstacles(state)]
-    return list(memo[2]), memo[3]
+    """The German units (by id) and the live obstacles, remembered until they change (a
+    unit that stays asks again on the same map as the unit before it)."""
+    layout = _now(state).layout
+    return list(layout.germans), layout.obstacles
 
 
 def _germans(state: GameState) -> list[Piece]:
@@ -255,6 +352,22 @@ def _extra(unit_type: str, kinds: Iterable[str]) -> int | None:
     return extra
 
 
+_extras: dict[Any, Any] = {}
+
+
+def _extra_of(unit_type: str, kinds: frozenset[str]) -> int | None:
+    """``_extra``, remembered by unit type and set of obstacle kinds while the tables it
+    reads are the same objects (the tables' alone)."""
+    read = (move_tables(), american.tables())
+    if _extras.get("tables") != read:  # other tables (reloaded, patched): forget
+        _extras.clear()
+        _extras["tables"] = read
+    key = (unit_type, kinds)
+    if key not in _extras:
+        _extras[key] = _extra(unit_type, kinds)
+    return _extras[key]  # type: ignore[no-any-return]
+
+
 def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
     """The hexes a unit type wants to reach: where it could fire at a German unit.
     Ranged units with a bonus range (Table 6: forward observers, tanks, dozers) want to
@@ -270,14 +383,22 @@ def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
     for g in germans:
         if unit_type in VEHICLES and g.type not in HEAVY:
             continue
-        hexes = _firing_hexes(b, unit_type, g)
-        if bonus is not None:
-            hexes = frozenset(h for h in hexes if distance(h, g.hex) <= bonus)
-        goals |= hexes
+        goals |= _firing_hexes(b, unit_type, g) if bonus is None else _bonus_hexes(b, unit_type, g, bonus)
     if not goals and bonus is not None:  # nothing within the bonus range: any firing hex
         for g in germans:
             goals |= _firing_hexes(b, unit_type, g)
     return frozenset(goals - occupied)
+
+
+def _bonus_hexes(b: _Board, unit_type: str, target: Piece, bonus: int) -> frozenset[Hex]:
+    """``_firing_hexes`` within ``bonus`` hexes of the target, remembered as they are."""
+    key = (unit_type, target.hex, target.type, bonus)
+    found = b.bonus.get(key)
+    if found is None:
+        found = b.bonus[key] = frozenset(
+            h for h in _firing_hexes(b, unit_type, target) if distance(h, target.hex) <= bonus
+        )
+    return found
 
 
 def _field(state: GameState, b: _Board, unit_type: str, germans: list[Piece],
@@ -326,17 +447,21 @@ def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, in
     """Dial's search from ``starts`` (hex -> its distance to begin with) over the entry
     costs ``enter`` (by hex position; -1: barred): AP are small whole numbers, so buckets
     by distance replace the heap."""
+    return {h: d for h, d in zip(b.hexes, _distances(b, starts, enter), strict=True) if d < FAR}
+
+
+def _distances(b: _Board, starts: dict[Hex, int], enter: list[int]) -> list[int]:
+    """``_search`` by hex position (FAR: no way to a goal)."""
     index = b.index
     dist = [FAR] * len(b.hexes)
     seeds: list[int] = []
-    for h, d0 in sorted(starts.items(), key=lambda item: (item[1], index[item[0]])):
+    for h, d0 in starts.items():
         i = index[h]
         if d0 < dist[i]:
             dist[i] = d0
             seeds.append(i)
     _relax(b, dist, enter, seeds)
-    hexes = b.hexes
-    return {hexes[i]: d for i, d in enumerate(dist) if d < FAR}
+    return dist
 
 
 def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> None:
@@ -345,32 +470,41 @@ def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> No
     it is less. From scratch (every other hex FAR) it is the whole search; from a
     finished field whose entry costs have since fallen at ``seeds`` (obstacles gone) it
     is the same field the whole search would give (``planner.weighted_field``)."""
-    buckets: list[list[int]] = []
+    barred = [i for i, step in enumerate(enter) if step < 0]
+    kept = [dist[i] for i in barred]
+    for i in barred:
+        dist[i] = -1  # below every distance: never entered, never lowered (restored at the end)
+    buckets: list[list[int]] = [[] for _ in range(64)]
+    top = -1
     for i in seeds:
         d0 = dist[i]
-        if d0 >= len(buckets):
-            buckets.extend([] for _ in range(d0 + 1 - len(buckets)))
+        if d0 < 0:
+            continue  # a barred hex is not searched from
+        while d0 >= len(buckets):
+            buckets.extend([] for _ in range(len(buckets)))
         buckets[d0].append(i)
+        top = max(top, d0)
     around = b.around_index
-    c = -1
-    while c + 1 < len(buckets):
-        c += 1
-        bucket = buckets[c]
-        k = 0
-        while k < len(bucket):  # a zero-cost step appends to the bucket being read
-            i = bucket[k]
-            k += 1
-            step = enter[i]
-            if dist[i] != c or step < 0:
+    size = len(buckets)
+    c = 0
+    while c <= top:
+        for i in buckets[c]:  # a zero-cost step appends to the bucket being read
+            if dist[i] != c:
                 continue
-            nd = c + step  # from a neighbour into h
+            nd = c + enter[i]  # from a neighbour into i
             for n in around[i]:
-                if enter[n] >= 0 and nd < dist[n]:
+                if nd < dist[n]:
                     dist[n] = nd
-                    if nd >= len(buckets):
-                        buckets.extend([] for _ in range(nd + 1 - len(buckets)))
+                    if nd >= size:
+                        buckets.extend([] for _ in range(nd + 1 - size))
+                        size = len(buckets)
                     buckets[nd].append(n)
+                    if nd > top:
+                        top = nd
         buckets[c] = []
+        c += 1
+    for i, d in zip(barred, kept, strict=True):
+        dist[i] = d
 
 
 # ------------------------------------------------------------------ the autoplayer
@@ -470,8 +604,16 @@ class AmericanAutoplayer:
 
     def _dist(self, state: GameState, b: _Board, unit: Piece, germans: list[Piece],
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
-        """The plan field the unit moves by (``_field``; the planner weighs it)."""
-        return _field(state, b, unit.type, germans, obstacles)
+        """The plan field the unit moves by (``_field``; the planner weighs it),
+        remembered with the map's layout."""
+        layout = _now(state).layout
+        if obstacles is not layout.obstacles or germans != list(layout.germans):
+            return _field(state, b, unit.type, germans, obstacles)  # not the map's own layout
+        key = ("simple field", unit.type)
+        found = layout.memo.get(key)
+        if found is None:
+            found = layout.memo[key] = _field(state, b, unit.type, germans, obstacles)
+        return found  # type: ignore[no-any-return]
 
     def _leader_work(self, state: GameState, unit: Piece) -> Action | None:
         """An EL's own hex: remove its pinned-down marker, else restore reduced infantry."""
@@ -492,15 +634,13 @@ class AmericanAutoplayer:
         """An EL walks to a hex within reach holding pinned-down or reduced infantry
         (the one nearest the trenches), to work there with its AP left."""
         reach = american.unit_reach(state, unit)
-        pinned = move_tables().pinned_status
+        left = american.ap_left(state, unit)
+        at = _work(_now(state))
         best: tuple[Any, ...] | None = None
         for h, cost in reach.costs.items():
-            if h == unit.hex or cost >= american.ap_left(state, unit):
+            if h == unit.hex or cost >= left:
                 continue  # it must keep 1 AP for the work
-            units = [p for p in state.map.units_at(h) if p.side == AMERICAN]
-            work = sum(1 for p in units if p.has(pinned)) + sum(
-                1 for p in units if p.type == "infantry" and not american._full(p)
-            )
+            work = at.get(h, 0)
             if work:
                 key = (-work, b.to_trench[h], cost, b.board.label(h))
                 if best is None or key < best:
@@ -583,26 +723,54 @@ class AmericanAutoplayer:
         if pos is None:
             return None
         targeted = hits.tables().targeted_mark
-        germans = _germans(state)
-        best: tuple[Any, ...] | None = None
-        for g in germans:
-            if state.marked(targeted, g.id) or unit.hex not in _firing_hexes(b, unit.type, g):
-                continue
-            if unit.type in t.ff_units and american.friendly_fire_hexes(state, unit.id, g.id):
-                continue  # every hit would land on Americans
-            action = {"do": "fire", "unit": unit.id, "target": g.id}
-            if american.refusal(state, action) is not None:
+        now = _now(state)
+        layout = now.layout
+        germans = list(layout.germans)
+        ranked: list[tuple[Any, ...]] = []
+        for g in _in_range(layout, b, unit):
+            if state.marked(targeted, g.id):
                 continue
             need, _ = american.hit_number(state, unit, g)
             kills = g.type != "infantry" or g.steps <= 1
             clears = kills and _last_in_section(state, b, g, germans)
             order = TARGET_ORDER.index(g.type) if g.type in TARGET_ORDER else len(TARGET_ORDER)
-            key = (need, not clears, _section_left(b, g, germans), not kills, order, g.id)
-            if best is None or key < best:
-                best = key
-        if best is None:
-            return None
-        return with_where(state, {"do": "fire", "unit": unit.id, "target": best[-1]})  # drawn on the map
+            ranked.append((need, not clears, _left_of(layout, b, g), not kills, order, g.id, g))
+        # the best target is the first in this order that friendly fire and the rules
+        # leave: the costlier checks are asked only until then
+        for *_, g in sorted(ranked, key=lambda r: r[:-1]):
+            if unit.type in t.ff_units and _friendly_fire(state, now, unit, g):
+                continue  # every hit would land on Americans
+            if american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is not None:
+                continue
+            return with_where(state, {"do": "fire", "unit": unit.id, "target": g.id})  # drawn on the map
+        return None
+
+
+def _in_range(layout: _Layout, b: _Board, unit: Piece) -> tuple[Piece, ...]:
+    """The German units of ``layout`` (by id) whose firing hexes hold ``unit``'s hex
+    (``_firing_hexes``), once a layout's German units, unit type and hex."""
+    key = ("in range", unit.type, unit.hex)
+    found = layout.by_germans.get(key)
+    if found is None:
+        found = layout.by_germans[key] = tuple(
+            g for g in layout.germans if unit.hex in _firing_hexes(b, unit.type, g)
+        )
+    return found  # type: ignore[no-any-return]
+
+
+def _work(now: _Now) -> dict[Hex, int]:
+    """By hex, the pinned-down American units plus the reduced American infantry there
+    (what an exceptional leader may help), once a map version."""
+    found = now.memo.get("work")
+    if found is None:
+        pinned = move_tables().pinned_status
+        found = now.memo["work"] = {}
+        for p in now.americans:
+            if p.has(pinned):
+                found[p.hex] = found.get(p.hex, 0) + 1
+            if p.type == "infantry" and not american._full(p):
+                found[p.hex] = found.get(p.hex, 0) + 1
+    return found  # type: ignore[no-any-return]
 
 
 def _risk(b: _Board, unit: Piece, h: Hex) -> int:
@@ -624,6 +792,47 @@ def _section_left(b: _Board, target: Piece, germans: list[Piece]) -> int:
         g.steps for g in germans
         if b.board.terrain[g.hex] == victory.TRENCH and b.sections.of_hex.get(g.hex, frozenset()) & sections
     )  # fmt: skip
+
+
+def _left_of(layout: _Layout, b: _Board, target: Piece) -> int:
+    """``_section_left`` of a German unit of ``layout``, remembered with its German units."""
+    return _lefts(layout, b)[target.id]
+
+
+def _lefts(layout: _Layout, b: _Board) -> dict[str, int]:
+    """``_section_left`` of every German unit of ``layout`` by id, worked out once for
+    its German units (``_sections_left``). Read only: it is the remembered one."""
+    found = layout.by_germans.get("lefts")
+    if found is None:
+        found = layout.by_germans["lefts"] = _sections_left(b, list(layout.germans))
+    return found  # type: ignore[no-any-return]
+
+
+def _sections_left(b: _Board, germans: list[Piece]) -> dict[str, int]:
+    """``_section_left`` of each of ``germans`` by id, in one pass: the units in trench
+    hexes with their sections, then each unit's sum over those its sections meet."""
+    of_hex, terrain = b.sections.of_hex, b.board.terrain
+    none: frozenset[str] = frozenset()
+    held = [(of_hex.get(g.hex, none), g.steps) for g in germans if terrain[g.hex] == victory.TRENCH]
+    sums: dict[frozenset[str], int] = {}
+    out: dict[str, int] = {}
+    for g in germans:
+        sections = of_hex.get(g.hex, none)
+        total = sums.get(sections)
+        if total is None:
+            total = sums[sections] = sum(steps for there, steps in held if there & sections)
+        out[g.id] = total
+    return out
+
+
+def _friendly_fire(state: GameState, now: _Now, unit: Piece, target: Piece) -> bool:
+    """Whether friendly fire would turn a hit of ``unit`` at ``target`` on American units
+    (``american.friendly_fire_hexes`` not empty), asked once a map version."""
+    key = ("ff", unit.id, target.id)
+    found = now.memo.get(key)
+    if found is None:
+        found = now.memo[key] = bool(american.friendly_fire_hexes(state, unit.id, target.id))
+    return bool(found)
 
 
 def _last_in_section(state: GameState, b: _Board, target: Piece, germans: list[Piece]) -> bool:

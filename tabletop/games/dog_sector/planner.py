@@ -95,7 +95,16 @@ the map in a game, a third of them with every target blocked by friendly fire.
 CPU: the threat field is summed from each German unit's share (worked out once per
 map), and the plan field searched again only from the hexes an obstacle left (14% of
 the searches): ``benchmarks.speed.games(20)`` 3.52 -> 3.92 games a CPU-second on a
-quiet machine for the first, 2.91 -> 3.08 on a loaded one for both.
+quiet machine for the first, 2.91 -> 3.08 on a loaded one for both. Issue 19 item 1:
+what the planner reads is remembered with the map's layout (``autoplayer._Layout``: one
+object while no German unit or obstacle changes; its plan fields, threat fields, steps
+left and obstacle costs), the fields of a game in the planner's own ``_Memo`` under keys
+of whole numbers (kept across games, with hexes in their keys, they cost the garbage
+collector more than searching again), friendly fire once a map version, and the log's
+words ask the rules only about targets the cheaper tests leave; every such answer is
+tested against the straight one (tests/test_planner_speed.py). The bot's CPU less
+``american.unit_reach`` fell from about 140 to 65 ms a game, the garbage collector's
+from 50 to 12 (20 games, seeds 1-10 light and heavy, on a machine loaded 5 on 2 cores).
 
 Each action carries a ``why`` that the log prints (as German fire prints its target
 priority). Deterministic: no dice, no randomness.
@@ -103,7 +112,9 @@ priority). Deterministic: no dice, no randomness.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.board import Map
@@ -111,10 +122,10 @@ from tabletop.engine.actions import Action
 from tabletop.engine.game import SideView
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
-from tabletop.hexgrid import Hex, distance
+from tabletop.hexgrid import Hex, distance, hexes_within
 
-from . import american, autoplayer
-from .autoplayer import FAR, VEHICLES, AmericanAutoplayer, _Board, _layout, _PhasePlan, _risk
+from . import american, autoplayer, hits
+from .autoplayer import FAR, SWAMP_RISK, VEHICLES, AmericanAutoplayer, _Board, _PhasePlan
 from .los import tables as los_tables
 from .procedures import AMERICAN, GERMAN
 
@@ -217,13 +228,22 @@ def _one_threat(b: _Board, at: Hex, kind: str, vehicle: bool) -> _Share:
     return _one[key][1]
 
 
-def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[Hex, float]) -> dict[Hex, float]:
+def _screened(
+    state: GameState, b: _Board, germans: list[Piece], danger: dict[Hex, float]
+) -> dict[Hex, float]:
     """The threat field with the screen of tanks and dozers: German infantry and MG
     pillboxes fire neither at a hex holding one nor at the hex directly behind it
     (phase 4; los.yaml ``screened_by``), read here as its neighbours farther from the
     trenches; only panzerfausts and AT guns threaten them."""
     screens = [p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN
                and p.type in VEHICLES]  # fmt: skip
+    return _screen(b, germans, danger, screens)
+
+
+def _screen(
+    b: _Board, germans: list[Piece], danger: dict[Hex, float], screens: Sequence[Hex]
+) -> dict[Hex, float]:
+    """``_screened`` with the tanks' and dozers' hexes given (``screens``)."""
     if not screens:
         return danger
     heavy = threat(b, germans, True)
@@ -233,6 +253,35 @@ def _screened(state: GameState, b: _Board, germans: list[Piece], danger: dict[He
             if h == t or b.to_trench[h] > b.to_trench[t]:
                 out[h] = heavy.get(h, 0.0)
     return out
+
+
+def _quiet_now(now: autoplayer._Now, unit: Piece) -> frozenset[str]:
+    """``_quiet`` of the map version ``now`` (its German units), remembered with it: a
+    German unit is quiet when no American hex but the unit's own (unless another unit
+    shares it) lies in the disk of the friendly fire radius around it."""
+    key = ("quiet", unit.id)
+    found = now.memo.get(key)
+    if found is not None:
+        return frozenset(found)
+    counts = now.memo.get("american hexes")
+    if counts is None:
+        counts = now.memo["american hexes"] = Counter(p.hex for p in now.americans)
+    friends = {h for h, n in counts.items() if n > 1 or h != unit.hex}
+    radius = american.tables().ff_radius
+    out = frozenset(g.id for g in now.layout.germans if _disk(g.hex, radius).isdisjoint(friends))
+    now.memo[key] = out
+    return out
+
+
+_disks: dict[tuple[Hex, int], frozenset[Hex]] = {}
+
+
+def _disk(center: Hex, radius: int) -> frozenset[Hex]:
+    """Every hex within ``radius`` of ``center`` (on the map or not), remembered."""
+    found = _disks.get((center, radius))
+    if found is None:
+        found = _disks[(center, radius)] = frozenset(hexes_within(center, radius))
+    return found
 
 
 def _quiet(state: GameState, unit: Piece, germans: list[Piece]) -> frozenset[str]:
@@ -268,83 +317,205 @@ def weighted_field(b: _Board, unit_type: str, germans: list[Piece], obstacles: d
     _goals``), each goal starting at the German steps left in the trenches of the
     section of the German unit it serves (the weakest section draws the assault).
     ``quiet``: the German units worth aiming at (by id; None: all), for the units
-    friendly fire applies to."""
+    friendly fire applies to. (The bot reads the same field through ``_plan_field``,
+    remembered with the map's layout; this is the reference it is tested against.)"""
     layout = (
-        id(b.board), unit_type, frozenset((g.hex, g.type, g.steps) for g in germans), frozenset(obstacles.items()),
+        id(b.board),
+        unit_type,
+        frozenset((g.hex, g.type, g.steps) for g in germans),
+        frozenset(obstacles.items()),
         quiet,
     )
     found = _weighted.get(layout)
     if found is not None:
         return found
-    aimed = germans if not quiet else [g for g in germans if g.id in quiet]
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
-    if FOCUS_SECTIONS and unit_type not in autoplayer.VEHICLES and quiet is None:
-        lowest = sorted({left[g.id] for g in germans})[:FOCUS_SECTIONS]
-        aimed = [g for g in aimed if left[g.id] in lowest] or aimed
-    goals = autoplayer._goals(b, unit_type, aimed)
-    low = min(left.values(), default=0)
-    only_adjacent, _ = _cover(b)
-    starts: dict[Hex, int] = {}
-    for g in aimed:
-        bias = CONCENTRATE_AP * (left[g.id] - low)
-        for h in autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]:
-            if h not in goals:
-                continue
-            start = bias + (0 if h in only_adjacent else EXPOSED_GOAL_AP)
-            if start < starts.get(h, FAR):
-                starts[h] = start
+    starts = _starts(b, unit_type, germans, left, quiet)
     extras = {h: autoplayer._extra(unit_type, kinds) or 0 for h, kinds in obstacles.items() if kinds}
-    key = (id(b.board), frozenset(starts.items()), frozenset(g.hex for g in germans), frozenset(extras.items()))
+    key = (
+        id(b.board),
+        frozenset(starts.items()),
+        frozenset(g.hex for g in germans),
+        frozenset(extras.items()),
+    )
     found = _weighted.get(key)
     if found is not None:
         _weighted[layout] = found
         return found
-    dist = _searched(b, starts, germans, extras)
-    hexes = b.hexes
-    found = {hexes[i]: (0 if hexes[i] in starts else d) for i, d in enumerate(dist) if d < FAR}  # goal: in position
+    found = _in_position(b, _searched(b, starts, germans, extras), starts)
     if len(_weighted) > 4096:
         _weighted.clear()
     _weighted[key] = _weighted[layout] = found
     return found
 
 
+def _starts(b: _Board, unit_type: str, germans: list[Piece], left: dict[str, int],
+            quiet: frozenset[str] | None) -> dict[Hex, int]:  # fmt: skip
+    """The goal hexes of ``weighted_field`` with the AP each starts at (``left``: the
+    German steps left in each German unit's section, by id)."""
+    aimed = germans if not quiet else [g for g in germans if g.id in quiet]
+    if FOCUS_SECTIONS and unit_type not in autoplayer.VEHICLES and quiet is None:
+        lowest = sorted({left[g.id] for g in germans})[:FOCUS_SECTIONS]
+        aimed = [g for g in aimed if left[g.id] in lowest] or aimed
+    goals = autoplayer._goals(b, unit_type, aimed)
+    low = min(left.values(), default=0)
+    # each goal hex starts at the least bias of the German units it serves, plus what
+    # the hex itself adds: the hexes of each bias together, the least bias first
+    served: dict[int, set[Hex]] = {}
+    for g in aimed:
+        bias = CONCENTRATE_AP * (left[g.id] - low)
+        hexes = (
+            autoplayer._firing_hexes(b, unit_type, g) if unit_type != autoplayer.LEADER else b.around[g.hex]
+        )
+        served.setdefault(bias, set()).update(hexes)
+    only_adjacent, _ = _cover(b)
+    starts: dict[Hex, int] = {}
+    for bias in sorted(served):
+        new = served[bias] & goals
+        new.difference_update(starts)
+        if EXPOSED_GOAL_AP:
+            starts.update((h, bias + (0 if h in only_adjacent else EXPOSED_GOAL_AP)) for h in new)
+        else:
+            starts.update(dict.fromkeys(new, bias))
+    return starts
+
+
+def _in_position(b: _Board, dist: list[int], starts: dict[Hex, int]) -> dict[Hex, int]:
+    """The field by hex from the distances by position: a goal hex is 0 (in position)."""
+    found = {h: d for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
+    for h in starts:
+        if h in found:
+            found[h] = 0
+    return found
+
+
+@dataclass(eq=False)
+class _Memo:
+    """The fields one planner searched in its game, by what the search reads, coded as
+    tuples of whole numbers (hex positions, AP): a layout's fields are remembered with the
+    layout (``autoplayer._Layout.memo``), these across layouts (a German unit hit in
+    another section leaves a unit type's goals as they were), and ``bases`` for the
+    incremental search (``_searched``). One game's only: kept across games, the fields
+    of every game cost the garbage collector more than searching again (issue 19)."""
+
+    weighted: dict[tuple[Any, ...], dict[Hex, int]] = field(default_factory=dict)
+    #: ``_starts`` by unit type, quiet German units and the German units' ids, hex
+    #: positions, types and steps left in their sections, with its code
+    starts: dict[tuple[Any, ...], tuple[dict[Hex, int], tuple[Any, ...]]] = field(default_factory=dict)
+    bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = field(
+        default_factory=dict
+    )
+
+
+_PACK = 1 << 24  # values below this go into one number with their position
+
+
+def _code(b: _Board, values: dict[Hex, int]) -> tuple[Any, ...]:
+    """``values`` as a tuple of whole numbers in position order, one a hex (position and
+    value in one number) when every value is in 0 .. _PACK - 1, else position, value..."""
+    index = b.index
+    if all(0 <= v < _PACK for v in values.values()):
+        return tuple(sorted([index[h] * _PACK + v for h, v in values.items()]))
+    out: list[Any] = ["pairs"]
+    for i, v in sorted((index[h], v) for h, v in values.items()):
+        out += (i, v)
+    return tuple(out)
+
+
+def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: frozenset[str] | None,
+                memo: _Memo) -> dict[Hex, int]:  # fmt: skip
+    """``weighted_field`` of the map's layout, from what the layout remembers (the steps
+    left in each section, each type's obstacle costs) and the planner's ``memo``."""
+    germans = list(layout.germans)
+    left = autoplayer._lefts(layout, b)
+    signed = layout.by_germans.get("signed")
+    if signed is None:  # what ``_starts`` reads of the German units
+        index = b.index
+        signed = layout.by_germans["signed"] = tuple(
+            (g.id, index[g.hex], g.type, left[g.id]) for g in germans
+        )
+        layout.by_germans["barred"] = tuple(sorted({index[g.hex] for g in germans}))
+    made = memo.starts.get((unit_type, quiet, signed))
+    if made is None:
+        starts = _starts(b, unit_type, germans, left, quiet)
+        made = memo.starts[(unit_type, quiet, signed)] = (starts, _code(b, starts))
+    starts, starts_code = made
+    extras, extras_code = _layout_extras(b, layout, unit_type)
+    key = (starts_code, layout.by_germans["barred"], extras_code)
+    found = memo.weighted.get(key)
+    if found is None:
+        dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.by_germans["barred"]))
+        found = memo.weighted[key] = _in_position(b, dist, starts)
+    return found
+
+
+def _layout_extras(
+    b: _Board, layout: autoplayer._Layout, unit_type: str
+) -> tuple[dict[Hex, int], tuple[Any, ...]]:
+    """What each live obstacle of ``layout`` adds for ``unit_type`` (``autoplayer._extra``)
+    and its code, once a layout and type."""
+    found = layout.by_obstacles.get(("extras", unit_type))
+    if found is None:
+        extras = {
+            h: autoplayer._extra_of(unit_type, kinds) or 0 for h, kinds in layout.obstacles.items() if kinds
+        }
+        found = layout.by_obstacles[("extras", unit_type)] = (extras, _code(b, extras))
+    return found  # type: ignore[no-any-return]
+
+
 #: the last field searched for each set of goals and German hexes: (map, entry costs,
-#: distances by hex position), which the next search with fewer obstacles starts from
-_bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int]]] = {}
+#: distances by hex position, obstacle costs), which the next search with fewer
+#: obstacles starts from (``_searched`` without a planner's own)
+_bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = {}
 
 
-def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: dict[Hex, int]) -> list[int]:
+def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: dict[Hex, int],
+              bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] | None = None,
+              codes: tuple[tuple[Any, ...], tuple[int, ...]] | None = None) -> list[int]:  # fmt: skip
     """The field's distances by hex position (``autoplayer._search`` over the terrain
     cost plus ``extras``, German hexes barred). Incremental: obstacles only ever go
     (cleared, removed, exploded), so when the last field with these goals and German
     hexes differs only by hexes that became cheaper, only what those hexes change is
-    searched again (``autoplayer._relax``); tested equal to the full search."""
-    enter = [b.cost[h] for h in b.hexes]
+    searched again (``autoplayer._relax``); tested equal to the full search. The entry
+    costs differ only where either field has obstacles, so only those are compared.
+    ``codes``: ``_code`` of ``starts`` and the German hexes' positions, if known."""
+    if bases is None:
+        bases = _bases
+    index = b.index
+    enter = list(b.enter)
     for h, extra in extras.items():
-        enter[b.index[h]] += extra
+        enter[index[h]] += extra
     for g in germans:
-        enter[b.index[g.hex]] = -1
-    skey = (id(b.board), frozenset(starts.items()), frozenset(g.hex for g in germans))
-    base = _bases.get(skey)
+        enter[index[g.hex]] = -1
+    if codes is None:
+        codes = (_code(b, starts), tuple(sorted({index[g.hex] for g in germans})))
+    skey = (id(b.board), *codes)
+    base = bases.get(skey)
     dist: list[int] | None = None
     if base is not None and base[0] is b.board:
-        changed = [i for i, (new, old) in enumerate(zip(enter, base[1], strict=True)) if new != old]
-        if all(enter[i] < base[1][i] for i in changed):
+        before = base[1]
+        changed = [
+            i
+            for i in sorted({index[h] for h in extras} | {index[h] for h in base[3]})
+            if enter[i] != before[i]
+        ]
+        if all(enter[i] < before[i] for i in changed):
             dist = list(base[2])
             autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR])
     if dist is None:
-        index = b.index
-        dist = [FAR] * len(b.hexes)
-        for h, d in autoplayer._search(b, starts, enter).items():
-            dist[index[h]] = d
-    if len(_bases) > 1024:
-        _bases.clear()
-    _bases[skey] = (b.board, enter, dist)
+        dist = autoplayer._distances(b, starts, enter)
+    if len(bases) > 1024:
+        bases.clear()
+    bases[skey] = (b.board, enter, dist, extras)
     return dist
 
 
 class PlanningAutoplayer(AmericanAutoplayer):
     """The American autoplayer that reads the German fields of fire (module doc)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._memo = _Memo()
 
     def _phase_plan(self, view: SideView, state: GameState) -> _PhasePlan:
         """The simple bot's order, but exceptional leaders first in phase 5: a hex they
@@ -352,7 +523,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
         its turn)."""
         plan = super()._phase_plan(view, state)
         if state.phase == autoplayer.ACTIVITY and not plan.done and not plan.actions:
-            types = {p.id: p.type for p in state.map.pieces() if p.id in set(plan.order)}
+            ids = set(plan.order)
+            types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
         return plan
 
@@ -360,40 +532,59 @@ class PlanningAutoplayer(AmericanAutoplayer):
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
         """The plan field: bazookas plan as infantry; the weakest section weighs most."""
         kind = "infantry" if unit.type in AS_INFANTRY else unit.type
-        quiet = None
-        if kind in american.tables().ff_units:
-            quiet = _quiet(state, unit, germans)
-        return weighted_field(b, kind, germans, obstacles, quiet)
+        now = autoplayer._now(state)
+        layout = now.layout
+        if obstacles is not layout.obstacles or germans != list(layout.germans):
+            quiet = _quiet(state, unit, germans) if kind in american.tables().ff_units else None
+            return weighted_field(b, kind, germans, obstacles, quiet)  # not the map's own layout
+        quiet = _quiet_now(now, unit) if kind in american.tables().ff_units else None
+        key = ("field", kind, quiet)
+        found = layout.memo.get(key)
+        if found is None:
+            found = layout.memo[key] = _plan_field(b, kind, layout, quiet, self._memo)
+        return found  # type: ignore[no-any-return]
 
     def _advance(self, state: GameState, b: _Board, unit: Piece, dist: dict[Hex, int],
                  obstacles: dict[Hex, frozenset[str]]) -> Action | None:  # fmt: skip
         """Move to the reachable hex with the lowest AP to a useful position plus the
         threat of ending there (``threat``) and the swamping risk; stay if none beats
-        this hex."""
-        germans, _ = _layout(state)
-        danger = threat(b, germans, unit.type in VEHICLES)
-        if unit.type not in VEHICLES:
-            danger = _screened(state, b, germans, danger)
-        mine = american.tables().mine_marker
+        this hex. The threat fields and the mine hexes are read from the layout's memo."""
+        now = autoplayer._now(state)
+        danger = _danger(state, now, b, unit)
+        mines = _mine_hexes(now.layout) if obstacles is now.layout.obstacles else _mines_of(obstacles)
+        risk = SWAMP_RISK * (2 if unit.type in VEHICLES else 1)
+        swamped = b.swamped
+        at = unit.hex
 
-        def value(h: Hex) -> float:
-            left = dist.get(h, FAR)
-            v = left + _risk(b, unit, h) + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(h, 0.0)
-            if mine in obstacles.get(h, ()):
-                v += MINE_AP
-            return v
-
-        here = value(unit.hex)
-        if danger.get(unit.hex, 0.0) > 0:
+        left = dist.get(at, FAR)
+        here = (
+            left
+            + (risk if swamped[at] else 0)
+            + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(at, 0.0)
+        )
+        if at in mines:
+            here += MINE_AP
+        if danger.get(at, 0.0) > 0:
             here += STAY_AP  # waiting in the open: a turn lost under fire
-        if dist.get(unit.hex, FAR) == 0 and not GOAL_THREAT_AP:
+        if left == 0 and not GOAL_THREAT_AP:
             return None  # in position: the assault accepts the fire it draws
         reach = american.unit_reach(state, unit)
         best: tuple[Any, ...] | None = None
+        labels = b.labels
         for h, cost in reach.costs.items():
-            if h == unit.hex or dist.get(h, FAR) >= FAR:
+            left = dist.get(h, FAR)
+            if h == at or left >= FAR:
                 continue
-            key = (value(h), cost, b.labels[h])
+            v = (
+                left
+                + (risk if swamped[h] else 0)
+                + (THREAT_AP if left else GOAL_THREAT_AP) * danger.get(h, 0.0)
+            )
+            if h in mines:
+                v += MINE_AP
+            if best is not None and v > best[0]:
+                continue  # (value, cost, label): only an equal value reads the rest
+            key = (v, cost, labels[h])
             if best is None or key < best:
                 best = key
         if best is None or best[0] >= here:
@@ -401,14 +592,13 @@ class PlanningAutoplayer(AmericanAutoplayer):
         to = best[-1]
         h = state.board.hex_of(to)
         why = _why_move(dist.get(h, FAR), danger.get(h, 0.0))
-        if danger.get(unit.hex, 0.0) > 0:
-            why += f"; not waiting at {b.labels[unit.hex]} under fire (threat {danger[unit.hex]:.2f})"
-        if mine in obstacles.get(h, ()):
+        if danger.get(at, 0.0) > 0:
+            why += f"; not waiting at {b.labels[at]} under fire (threat {danger[at]:.2f})"
+        if h in mines:
             why += "; into a land-mine hex: the only way forward worth its 1 in 2 explosion check"
         if unit.type in american.tables().ff_units and unit.type not in AS_INFANTRY:
             why += "; toward German units with no Americans within the friendly fire radius"
         return self._checked(state, {"do": "move", "unit": unit.id, "to": to, "why": why})
-
 
     def _next_action(self, state: GameState, plan: Any, uid: str) -> Action | None:
         """The simple bot's choice of action, with the planner's own moves and fields,
@@ -419,6 +609,40 @@ class PlanningAutoplayer(AmericanAutoplayer):
         return action
 
 
+def _danger(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece) -> dict[Hex, float]:
+    """The threat field a unit reads in ``_advance`` (``threat``, screened by tanks and
+    dozers for the others: ``_screened``), remembered with the layout and the hexes of
+    the tanks and dozers."""
+    layout = now.layout
+    vehicle = unit.type in VEHICLES
+    danger = layout.by_germans.get(("threat", vehicle))
+    if danger is None:
+        danger = layout.by_germans[("threat", vehicle)] = threat(b, list(layout.germans), vehicle)
+    if vehicle:
+        return danger  # type: ignore[no-any-return]
+    screens = now.memo.get("screens")
+    if screens is None:
+        screens = now.memo["screens"] = tuple(p.hex for p in now.americans if p.type in VEHICLES)
+    key = ("screened", screens)
+    found = layout.by_germans.get(key)
+    if found is None:
+        found = layout.by_germans[key] = _screen(b, list(layout.germans), danger, screens)
+    return found  # type: ignore[no-any-return]
+
+
+def _mine_hexes(layout: autoplayer._Layout) -> frozenset[Hex]:
+    """The hexes of ``layout`` with a live land mine, worked out once a layout."""
+    found = layout.by_obstacles.get("mines")
+    if found is None:
+        found = layout.by_obstacles["mines"] = _mines_of(layout.obstacles)
+    return found  # type: ignore[no-any-return]
+
+
+def _mines_of(obstacles: dict[Hex, frozenset[str]]) -> frozenset[Hex]:
+    mine = american.tables().mine_marker
+    return frozenset(h for h, kinds in obstacles.items() if mine in kinds)
+
+
 def _why(state: GameState, action: Action) -> str:
     """The log's words for an action the planner did not explain where it chose it."""
     do = action.get("do")
@@ -426,12 +650,23 @@ def _why(state: GameState, action: Action) -> str:
     if do == "fire":
         target = state.map.piece(str(action["target"]))
         need, _ = american.hit_number(state, unit, target)
-        skipped = [
-            g.id for g in state.map.pieces()
-            if g.kind == "unit" and g.side == GERMAN and unit.type in american.tables().ff_units
-            and american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is None
-            and american.friendly_fire_hexes(state, unit.id, g.id)
-        ]  # fmt: skip
+        skipped: list[str] = []
+        t = american.tables()
+        if unit.type in t.ff_units:
+            # the rules refuse a target hit this turn, of a type the unit may not fire at,
+            # or outside the section, hex and range rules (``autoplayer._firing_hexes``:
+            # tested to hold every target the rules allow); the unit itself may fire (it
+            # does). Then friendly fire (asked once a version), then the line of sight.
+            now = autoplayer._now(state)
+            b = autoplayer._board(state.board)
+            line, targeted = t.fire_units[unit.type], hits.tables().targeted_mark
+            skipped = [
+                g.id for g in now.placed
+                if not state.marked(targeted, g.id) and line.may_target(g.type)
+                and unit.hex in autoplayer._firing_hexes(b, unit.type, g)
+                and autoplayer._friendly_fire(state, now, unit, g)
+                and american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is None
+            ]  # fmt: skip
         words = f"planner: best target, hits on {'6' if need == 6 else f'{need}-6'} (Table 6), the weakest section first"
         if skipped:
             words += f"; not {', '.join(skipped)}: friendly fire would turn the hit on American units"
