@@ -44,7 +44,9 @@ and changes what ``simple`` does badly, each a project's choice measured with
   German units with no American unit within the friendly fire radius (``_quiet``),
   where their hits count.
 
-Measured (mean trench sections cleared at light / moderate / heavy bombardment):
+Measured (mean trench sections cleared at light / moderate / heavy bombardment; every
+figure in this paragraph and the next was taken with artillery hitting on 5-6, before
+issue 20 item 5 re-set it to 6: the figures with it are in rules.yaml, ``turns``):
 the first planner over 1,000 games a level (seeds 1-1000) 2.14 / 2.49 / 2.74 against
 the simple bot's 1.97 / 2.20 / 2.34; the second (no waiting under fire, tank screen,
 leaders first, quiet targets) over 100 games a level (seeds 1-100) 2.17 / 2.90 / 2.98
