@@ -186,8 +186,12 @@ def _legal_targets(state: GameState, gid: str) -> list[Piece]:
 
 
 def target_refusal(state: GameState, gid: str, target_id: str) -> str | None:
-    """Why ``gid`` may not fire at ``target_id`` now, or None."""
+    """Why ``gid`` may not fire at ``target_id`` now, or None. A target among the
+    remembered ``legal_targets`` has no reason (they are the units the reasons leave
+    open), so a shot's refusal and its fire read no line (issue 19 item 1)."""
     shooter = _german(state, gid)
+    if any(p.id == target_id for p in legal_targets(state, gid)):
+        return None
     for piece in american_units(state):
         if piece.id == target_id:
             why = _why(state, piece, _los_policy(state.board).fire_blocking(state.map, shooter, piece))

@@ -1,0 +1,161 @@
+"""Issue 19 (speed where players and designers wait), item 1 "games per second": what
+the play path of a game keeps across map versions or asks once per version (the map's
+journal of changed hexes, DOG SECTOR's movement models built from it, the American fire
+refusals and the German shot refusals read from the remembered answers) gives exactly
+the uncached answers, on random positions with random changes between questions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from functools import cache
+
+import pytest
+
+from tabletop.board import Map, load_map
+from tabletop.engine import pieces as engine_pieces
+from tabletop.engine.movement import plan_move, reach
+from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.state import GameState
+from tabletop.games.dog_sector.movement import DogSectorMovePolicy
+from tabletop.hexgrid import Hex
+
+AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
+                  "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
+GERMAN_TYPES = ("infantry", "mg-pillbox", "at-gun", "panzerfaust")
+MARKERS = ("barbed-wire", "land-mine", "tank-obstacle", "cleared")
+
+
+@cache
+def board() -> Map:
+    return load_map("dog-sector")
+
+
+def crowded_map(rng: random.Random, americans: int = 40, germans: int = 10, markers: int = 60) -> MapState:
+    """Americans on the beach and inland, Germans on the trenches, obstacles anywhere."""
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    inland = [h for h in hexes if b.terrain[h] in ("trench", "hilltop", "bluff", "draw")]
+    state = MapState.of(b)
+    for i in range(americans):
+        where = rng.choice(inland if rng.random() < 0.5 else hexes)
+        state.place(Piece(f"a{i}", rng.choice(AMERICAN_TYPES), where, side="american"))
+    for i in range(germans):
+        state.place(Piece(f"g{i}", rng.choice(GERMAN_TYPES), rng.choice(inland), side="german"))
+    for i in range(markers):
+        state.place(Piece(f"m{i}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
+    return state
+
+
+def random_change(state: MapState, rng: random.Random, step: int) -> None:
+    """One move, pin or unpin, new obstacle or removed marker, or a unit gone."""
+    hexes = sorted(board().grid.hexes(), key=board().label)
+    units = [p for p in state.pieces() if p.kind == "unit"]
+    roll = rng.random()
+    if roll < 0.45:
+        state.move(rng.choice(units).id, rng.choice(hexes))
+    elif roll < 0.65:
+        moving = rng.choice(units)
+        status = frozenset() if moving.status else frozenset({"pinned"})
+        state.update(replace(moving, status=status))
+    elif roll < 0.8:
+        state.place(Piece(f"n{step}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
+    elif roll < 0.95:
+        state.remove(rng.choice([p for p in state.pieces() if p.kind == "marker"]).id)
+    else:
+        state.remove(rng.choice(units).id)
+
+
+def test_a_maps_changed_hexes_since_a_version_hold_every_change() -> None:
+    """``MapState.changed_since(v)``: every hex whose pieces differ from what it held at
+    version ``v`` is among the hexes named, after each of 300 random changes, for every
+    earlier version; None once the journal no longer reaches back that far."""
+    rng = random.Random(19)
+    state = crowded_map(rng)
+    seen: list[tuple[int, dict[Hex, list[Piece]]]] = []
+    for step in range(300):
+        seen.append((state.version, {h: state.pieces_at(h) for h in board().grid.hexes()}))
+        random_change(state, rng, step)
+        for version, held in rng.sample(seen, min(len(seen), 10)):
+            changed = state.changed_since(version)
+            assert changed is not None
+            differ = {h for h, pieces in held.items() if state.pieces_at(h) != pieces}
+            assert differ <= changed
+    assert state.changed_since(state.version) == set()
+
+
+def test_a_journal_cut_short_says_it_no_longer_knows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A map remembers only its latest changes: asked about a version before those it
+    answers None (a cache must then work everything out again), never a partial set."""
+    monkeypatch.setattr(engine_pieces, "_JOURNAL_KEPT", 16)
+    rng = random.Random(23)
+    state = MapState.of(board())
+    versions = []
+    for step in range(100):
+        versions.append(state.version)
+        state.place(Piece(f"m{step}", "cleared", rng.choice(list(board().grid.hexes())), kind="marker"))
+    assert state.changed_since(versions[0]) is None
+    assert len(state._journal) <= 16
+    recent = state.changed_since(versions[-5])
+    assert recent is not None and recent <= {p.hex for p in state.pieces()[-5:]}
+
+
+@pytest.mark.parametrize("kept", [4096, 8])
+def test_movement_models_kept_across_versions_equal_the_straight_model(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phase 5: ``reach_model`` (every hex's effect kept across map versions, only the
+    changed hexes read again) has the costs, stops, no-end and barred hexes and the
+    notes of ``model`` read afresh, and gives the same reach, path for path, for every
+    American unit and for units asked about as if elsewhere, with budgets from 0 to
+    unlimited, after each of 60 random changes; also with a journal so short that the
+    changes are often forgotten (everything then read again)."""
+    monkeypatch.setattr(engine_pieces, "_JOURNAL_KEPT", kept)
+    rng = random.Random(37 + kept)
+    state = crowded_map(rng)
+    hexes = sorted(board().grid.hexes(), key=board().label)
+    kept_policy = DogSectorMovePolicy()
+    checked = noted = 0
+    for step in range(60):
+        americans = [p for p in state.pieces() if p.kind == "unit" and p.side == "american"]
+        ghosts = [replace(p, hex=rng.choice(hexes)) for p in rng.sample(americans, 3)]
+        for unit in ghosts + rng.sample(americans, 12):
+            budget = rng.choice([None, 0, 2, 6, 999])
+            fresh = DogSectorMovePolicy()
+            want = fresh.model(state, unit, budget=budget)
+            got = kept_policy.reach_model(state, unit, budget)
+            assert got == want  # (the dicts compared as mappings; notes in order)
+            found, planned = reach(got, unit.hex, unit.id), plan_move(state, fresh, unit, budget=budget)
+            assert found == planned
+            assert list(found.costs.items()) == list(planned.costs.items())
+            checked += 1
+            noted += bool(want.notes)
+        random_change(state, rng, step)
+    assert checked == 60 * 15 and noted
+
+
+def test_american_fire_refusals_remembered_equal_those_worked_out_afresh() -> None:
+    """Phase 6: the refusal of every American unit firing at every German unit, asked
+    twice (the second remembered for the map version), equals the verdict of a fresh
+    line-of-sight policy with nothing remembered, on 6 random positions with changes
+    between questions."""
+    from tabletop.games.dog_sector import american
+
+    rng = random.Random(41)
+    state = GameState(crowded_map(rng, americans=25, germans=12, markers=10), turn=1, phase="american-fire")
+    refused = allowed = 0
+    for step in range(6):
+        units = [p for p in state.map.pieces() if p.kind == "unit"]
+        for unit in [p for p in units if p.side == "american"]:
+            for target in [p for p in units if p.side == "german"]:
+                action = {"do": "fire", "unit": unit.id, "target": target.id}
+                got = american.refusal(state, action)
+                assert american.refusal(state, action) == got
+                american._fire_memo[0] = None  # forget the refusals
+                american._los_cache.clear()  # and the policy's remembered verdicts
+                assert american.refusal(state, action) == got
+                refused += got is not None
+                allowed += got is None
+        for _ in range(3):
+            random_change(state.map, rng, step)
+    assert refused and allowed
