@@ -159,3 +159,146 @@ def test_american_fire_refusals_remembered_equal_those_worked_out_afresh() -> No
         for _ in range(3):
             random_change(state.map, rng, step)
     assert refused and allowed
+
+
+def test_sections_cleared_kept_while_only_other_hexes_change_equal_each_sections_test() -> None:
+    """Table 7: the sections cleared, kept across changes that touch no trench hex of a
+    section, are each section's own test after each of 200 random changes on and off
+    the trenches (Germans moved, removed or placed; Americans and markers moved)."""
+    from types import SimpleNamespace
+
+    from tabletop.games.dog_sector import victory
+    from tabletop.games.dog_sector.procedures import tables
+
+    rng = random.Random(43)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    trenches = [h for h in hexes if b.terrain[h] == "trench"]
+    state = crowded_map(rng, americans=15, germans=14, markers=10)
+    game = SimpleNamespace(map=state, board=b)
+    counts = set()
+    for step in range(200):
+        germans = [p for p in state.pieces() if p.side == "german"]
+        roll = rng.random()
+        if roll < 0.3 and germans:
+            state.move(rng.choice(germans).id, rng.choice(trenches if rng.random() < 0.5 else hexes))
+        elif roll < 0.4 and germans:
+            state.remove(rng.choice(germans).id)
+        elif roll < 0.5:
+            state.place(Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(trenches), side="german"))
+        else:
+            random_change(state, rng, step)
+        want = [s for s in tables().artillery.sections if victory.section_cleared(game, s)]  # type: ignore[arg-type]
+        assert victory.sections_cleared(game) == want  # type: ignore[arg-type]
+        counts.add(len(want))
+    assert len(counts) > 2
+
+
+def test_swamp_hexes_and_german_targets_follow_every_change() -> None:
+    """Phase 2's sea hexes to check and phase 4's American units in label order, each
+    remembered for a map version, equal the ones read afresh after 150 random changes."""
+    from tabletop.games.dog_sector import german, procedures
+
+    rng = random.Random(47)
+    state = GameState(crowded_map(rng, americans=30, germans=8, markers=10), turn=1, phase="swamp")
+    b = board()
+    sea = [h for h in sorted(b.grid.hexes(), key=b.label) if b.terrain[h] == "sea"]
+    found = set()
+    for step in range(150):
+        if rng.random() < 0.4:
+            units = [p for p in state.map.pieces() if p.side == "american"]
+            state.map.move(rng.choice(units).id, rng.choice(sea))
+        else:
+            random_change(state.map, rng, step)
+        t = procedures.tables().swamping
+        want = sorted(
+            {
+                p.hex
+                for p in state.map.pieces()
+                if p.kind == "unit"
+                and p.side == "american"
+                and b.terrain[p.hex] in t.terrain
+                and not procedures.next_to(b, p.hex, t.not_next_to)
+            },
+            key=b.label,
+        )
+        assert procedures.swamp_hexes(state) == want
+        americans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == "american"]
+        assert german._targets(state) == sorted(americans, key=lambda p: (b.label(p.hex), p.id))
+        found.add(len(want))
+    assert len(found) > 2
+
+
+def test_a_seeded_shuffle_draws_what_one_value_at_a_time_draws() -> None:
+    """The seeded dice's shuffle (one loop, a setup shuffles the whole map) leaves the
+    items, the stream position and the values drawn exactly as Fisher-Yates over
+    ``below`` does, for several seeds, positions and lengths; secret dice unchanged."""
+    from tabletop.engine.dice import Dice
+
+    rng = random.Random(53)
+    for _ in range(40):
+        seed, drawn, n = rng.randint(-(10**12), 10**12), rng.randint(0, 10_000), rng.randint(0, 600)
+        fast, slow = Dice(seed, drawn=drawn), Dice(seed, drawn=drawn)
+        items, want = list(range(n)), list(range(n))
+        fast.shuffle(items)
+        for i in range(n - 1, 0, -1):
+            j = slow.below(i + 1)
+            want[i], want[j] = want[j], want[i]
+        assert (items, fast.drawn, fast.streamed) == (want, slow.drawn, slow.streamed)
+        assert fast.roll(3, 6) == slow.roll(3, 6)  # and the stream goes on alike
+    secret = bytes(range(32))
+    a, b = Dice(1, secret=secret), Dice(1, secret=secret)
+    items, want = list(range(50)), list(range(50))
+    a.shuffle(items)
+    for i in range(49, 0, -1):
+        j = b.below(i + 1)
+        want[i], want[j] = want[j], want[i]
+    assert items == want
+
+
+def test_setup_counts_remembered_per_map_version_equal_the_counts_read_afresh() -> None:
+    """The setup solver's pieces counted by each constraint (remembered for a map
+    version) and each zone's hexes (remembered per map) equal the ones read afresh,
+    after each of 120 random placements and removals of units and markers."""
+    from tabletop.engine import setup
+
+    rng = random.Random(59)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    zones = [
+        setup.Zone(frozenset({"trench"})),
+        setup.Zone(frozenset(), frozenset({"section-1", "section-4"})),
+        setup.Zone(frozenset({"beach", "sea"}), frozenset(), frozenset({"barbed-wire"})),
+        setup.EVERYWHERE,
+    ]
+    constraints = [
+        setup.Constraint("per-hex", setup.PieceFilter("german", None, "unit"), max=1, zone=zones[0]),
+        setup.Constraint("every", setup.PieceFilter("german", "infantry", None), min=1, group="section"),
+        setup.Constraint("total", setup.PieceFilter(None, "barbed-wire", "marker"), max=30, zone=zones[2]),
+        setup.Constraint(
+            "zone", setup.PieceFilter("german"), zone=zones[1], ids=frozenset({"g1", "g2", "n3"})
+        ),
+    ]
+    state = crowded_map(rng, americans=10, germans=10, markers=20)
+    for step in range(120):
+        if rng.random() < 0.5:
+            kind = rng.choice(["unit", "marker"])
+            piece = (
+                Piece(f"n{step}", rng.choice(GERMAN_TYPES), rng.choice(hexes), side="german")
+                if kind == "unit"
+                else Piece(f"n{step}", rng.choice(MARKERS), rng.choice(hexes), kind="marker")
+            )
+            state.place(piece)
+        else:
+            state.remove(rng.choice(state.pieces()).id)
+        for c in constraints:
+            zone = c.zone
+            want = [
+                p
+                for p in state.pieces()
+                if c.counts(p) and (zone is None or c.kind == "zone" or zone.contains(state, p.hex))
+            ]
+            assert c._counted(state) == want
+            assert c._counted(state) == want  # remembered now
+        for zone in zones:
+            assert zone.hexes(state) == [h for h in b.grid.hexes() if zone.contains(state, h)]

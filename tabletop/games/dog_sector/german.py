@@ -139,8 +139,20 @@ def target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]
 
 
 def _targets(state: GameState) -> list[Piece]:
-    board = state.board
-    return sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id))
+    """The American units in label then id order, remembered until the map changes
+    (every German unit's targets are read from it)."""
+    memo = _targets_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        board = state.board
+        memo[:] = [
+            state.map,
+            state.map.version,
+            sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id)),
+        ]
+    return list(memo[2])
+
+
+_targets_memo: list[Any] = [None, -1, []]  # [map state, version, American units in label order]
 
 
 def _why(state: GameState, target: Piece, blocking: tuple[Any, ...]) -> str | None:

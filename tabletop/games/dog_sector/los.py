@@ -395,6 +395,7 @@ class DogSectorPolicy(BasePolicy):
         self._section_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
         self._rules_memo: dict[tuple[Any, ...], tuple[tuple[Finding, ...], tuple[Finding, ...]]] = {}
         self._pair_memo: dict[tuple[Any, ...], bool] = {}
+        self._kind_memo: dict[tuple[int, Hex], bool] = {}  # (id of a table's hex tests, hex) -> any matches
         self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
     def sections(self, board: Map) -> Sections:
@@ -482,6 +483,7 @@ class DogSectorPolicy(BasePolicy):
             self._section_memo.clear()
             self._rules_memo.clear()
             self._pair_memo.clear()
+            self._kind_memo.clear()
             self._memo_board = state.board
 
     def fire_legal_all(self, state: MapState, viewer: Piece, targets: Sequence[Piece]) -> list[bool]:
@@ -542,18 +544,27 @@ class DogSectorPolicy(BasePolicy):
             of_hex = sections.of_hex
             if src not in of_hex or tgt not in of_hex or not sections.same_or_adjacent(src, tgt):
                 return True
-        if not unit.fires or _first(side.cannot_fire_from, board, src) is not None:
+        kind = self._kind_of_hex
+        if not unit.fires or kind(side.cannot_fire_from, board, src):
             return True
         rng = distance(src, tgt)
         if rng > 1 and (
-            _first(side.fire_only_adjacent_from, board, src) is not None
-            or _first(side.target_only_adjacent, board, tgt) is not None
+            kind(side.fire_only_adjacent_from, board, src) or kind(side.target_only_adjacent, board, tgt)
         ):
             return True
-        if _first(unit.cannot_target, board, tgt) is not None:
+        if kind(unit.cannot_target, board, tgt):
             return True
         limit = unit.range_limit(target)
         return limit is not None and rng > limit
+
+    def _kind_of_hex(self, tests: tuple[HexTest, ...], board: Map, h: Hex) -> bool:
+        """Whether one of ``tests`` (a tuple of this policy's tables) matches ``h``:
+        ``_first(...) is not None``, remembered per hex (the map's ground alone)."""
+        key = (id(tests), h)
+        found = self._kind_memo.get(key)
+        if found is None:
+            found = self._kind_memo[key] = _first(tests, board, h) is not None
+        return found
 
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
         """Hex -> the (id, type) of its units of a screening type, in the hex's order:

@@ -437,15 +437,22 @@ def land_unit(state: GameState, unit_id: str, to: str) -> list[str]:
 
 def swamp_hexes(state: GameState) -> list[Hex]:
     """Phase 2: the sea hexes holding an American unit and not adjacent to a beach hex,
-    in label order."""
-    t = tables().swamping
-    board = state.board
-    out = {
-        p.hex
-        for p in american_units(state)
-        if board.terrain[p.hex] in t.terrain and not next_to(board, p.hex, t.not_next_to)
-    }
-    return sorted(out, key=board.label)
+    in label order. Remembered until the map changes (phase 2's proposal, refusal and
+    the next proposal ask alike; issue 19 item 1)."""
+    memo = _swamp_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        t = tables().swamping
+        board = state.board
+        out = {
+            p.hex
+            for p in american_units(state)
+            if board.terrain[p.hex] in t.terrain and not next_to(board, p.hex, t.not_next_to)
+        }
+        memo[:] = [state.map, state.map.version, sorted(out, key=board.label)]
+    return list(memo[2])
+
+
+_swamp_memo: list[Any] = [None, -1, []]  # [map state, version, the swamp hexes]
 
 
 def swamp_check(state: GameState, hex: Hex, dice: Dice) -> list[str]:
