@@ -302,3 +302,38 @@ def test_setup_counts_remembered_per_map_version_equal_the_counts_read_afresh() 
             assert c._counted(state) == want  # remembered now
         for zone in zones:
             assert zone.hexes(state) == [h for h in b.grid.hexes() if zone.contains(state, h)]
+
+
+def test_the_screening_table_brought_up_to_date_equals_the_table_read_afresh() -> None:
+    """Phase 4 screens (tanks and dozers): the table kept across map versions, only the
+    changed hexes read again, holds what a fresh policy reads hex for hex, after each
+    of 200 random changes with tanks and dozers moving, arriving and leaving; the fire
+    verdicts read through it equal a fresh policy's."""
+    from tabletop.games.dog_sector import los as dog_los
+
+    rng = random.Random(61)
+    b = board()
+    hexes = sorted(b.grid.hexes(), key=b.label)
+    state = crowded_map(rng, americans=30, germans=10, markers=10)
+    kept = dog_los.DogSectorPolicy(b)
+    for step in range(200):
+        roll = rng.random()
+        screens = [p for p in state.pieces() if p.type in ("tank", "dozer")]
+        if roll < 0.3 and screens:
+            state.move(rng.choice(screens).id, rng.choice(hexes))
+        elif roll < 0.4:
+            state.place(Piece(f"t{step}", rng.choice(["tank", "dozer"]), rng.choice(hexes), side="american"))
+        elif roll < 0.5 and screens:
+            state.remove(rng.choice(screens).id)
+        else:
+            random_change(state, rng, step)
+        fresh = dog_los.DogSectorPolicy(b)
+        assert kept._screening(state) == fresh._screening(state)
+        if step % 20 == 0:
+            germans = [p for p in state.pieces() if p.side == "german"]
+            americans = [p for p in state.pieces() if p.side == "american"]
+            for g in germans:
+                assert kept.fire_legal_all(state, g, americans) == fresh.fire_legal_all(state, g, americans)
+                assert kept.fire_blocking_all(state, g, americans) == fresh.fire_blocking_all(
+                    state, g, americans
+                )

@@ -112,8 +112,9 @@ def _los_policy(board: Map) -> dog_los.DogSectorPolicy:
     return cached[1]
 
 
-_memo: list[Any] = [None, -1, None, {}, {}, {}]
-# [map state, version, targeted marks, {gid: reasons}, {gid: legal targets}, {gid: choice}]
+_memo: list[Any] = [None, -1, None, {}, {}, {}, None]
+# [map state, version, targeted marks, {gid: reasons}, {gid: legal targets}, {gid: choice},
+#  the units open to fire (None until asked)]
 
 
 def _remembered(state: GameState) -> list[Any]:
@@ -123,7 +124,7 @@ def _remembered(state: GameState) -> list[Any]:
     targeted = frozenset(state.marks.get(hits.tables().targeted_mark, ()))
     memo = _memo
     if memo[0] is not state.map or memo[1] != state.map.version or memo[2] != targeted:
-        memo[:] = [state.map, state.map.version, targeted, {}, {}, {}]
+        memo[:] = [state.map, state.map.version, targeted, {}, {}, {}, None]
     return memo
 
 
@@ -189,10 +190,11 @@ def legal_targets(state: GameState, gid: str) -> list[Piece]:
 
 def _legal_targets(state: GameState, gid: str) -> list[Piece]:
     shooter = _german(state, gid)
-    h = hits.tables()
-    open_ = [
-        p for p in _targets(state) if not state.marked(h.targeted_mark, p.id) and not p.has(h.pinned_status)
-    ]
+    memo = _remembered(state)
+    open_: list[Piece] | None = memo[6]
+    if open_ is None:  # the units not targeted this turn nor pinned down: the same for every German
+        targeted, pinned = memo[2], hits.tables().pinned_status
+        open_ = memo[6] = [p for p in _targets(state) if p.id not in targeted and pinned not in p.status]
     legal = _los_policy(state.board).fire_legal_all(state.map, shooter, open_)
     return [p for p, ok in zip(open_, legal, strict=True) if ok]
 

@@ -445,7 +445,7 @@ class DogSectorPolicy(BasePolicy):
         side = self.data.sides.get(viewer.side or "")
         unit = side.units.get(viewer.type) if side is not None else None
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
-            screening = list(self._screening(state).items())
+            screening = sorted(self._screening(state).items())  # (one order for the memo's keys)
         memo = self._fire_memo
         # each blocker and screen as seen from the viewer, worked out once for all targets
         blocking_from = [((h[0] - aq, h[1] - ar), (h, ob)) for h, ob in blocking]
@@ -568,17 +568,27 @@ class DogSectorPolicy(BasePolicy):
 
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
         """Hex -> the (id, type) of its units of a screening type, in the hex's order:
-        one table per map state, rebuilt on change."""
+        one table per map state, brought up to date on change by reading again only the
+        hexes changed since (``MapState.changed_since``; issue 19 item 1). The table's
+        own order is not the map's: readers look hexes up, or sort."""
         cached = self._screens_at
-        if cached is None or cached[0] is not state or cached[1] != state.version:
-            kinds = self._screen_types
-            table: dict[Hex, list[tuple[str, str]]] = {}
-            for p in state.pieces():
-                if p.kind == "unit" and p.type in kinds:
-                    table.setdefault(p.hex, [])
-            out = {h: tuple([(u.id, u.type) for u in state.units_at(h) if u.type in kinds]) for h in table}
-            cached = self._screens_at = (state, state.version, out)
-        return cached[2]
+        if cached is not None and cached[0] is state and cached[1] == state.version:
+            return cached[2]
+        kinds = self._screen_types
+        changed = state.changed_since(cached[1]) if cached is not None and cached[0] is state else None
+        if cached is None or changed is None:
+            changed = {p.hex for p in state.pieces() if p.kind == "unit" and p.type in kinds}
+            out: dict[Hex, tuple[tuple[str, str], ...]] = {}
+        else:
+            out = dict(cached[2])
+        for h in changed:
+            units = tuple([(u.id, u.type) for u in state.units_at(h) if u.type in kinds])
+            if units:
+                out[h] = units
+            else:
+                out.pop(h, None)
+        self._screens_at = (state, state.version, out)
+        return out
 
     def static_hexsides(self, state: MapState) -> Mapping[Hexside, Obstacle]:
         """No hexside does anything to a DOG SECTOR line."""
