@@ -337,3 +337,41 @@ def test_the_screening_table_brought_up_to_date_equals_the_table_read_afresh() -
                 assert kept.fire_blocking_all(state, g, americans) == fresh.fire_blocking_all(
                     state, g, americans
                 )
+
+
+def test_a_sim_process_keeps_its_tables_out_of_the_collector_and_still_sweeps_cycles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before each game the objects made so far are frozen out of the garbage
+    collector's reach (its full passes walked the rules' tables again and again); a
+    garbage cycle caught in the freeze is not freed by a collection, and is freed by the
+    sweep every ``GAMES_PER_SWEEP`` games."""
+    import gc
+    import weakref
+
+    from tabletop import sim
+
+    class Node:
+        me: object = None
+
+    monkeypatch.setattr(sim, "GAMES_PER_SWEEP", 2)
+    monkeypatch.setattr(sim, "_since_sweep", [0])
+    was_enabled = gc.isenabled()
+    gc.disable()  # (no automatic pass may free the cycle before it is frozen)
+    try:
+        node = Node()
+        node.me = node
+        ref = weakref.ref(node)
+        del node
+        sim._collector_before_a_game()  # game 1: the cycle is frozen with the rest
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+        assert ref() is not None  # out of the collector's reach
+        sim._collector_before_a_game()  # game 2
+        assert ref() is not None
+        sim._collector_before_a_game()  # game 3: the sweep first
+        assert ref() is None
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()

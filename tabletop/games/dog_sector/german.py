@@ -27,8 +27,7 @@ Project's choices (the text leaves them open):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabletop.board import Map
 from tabletop.engine.dice import Dice
@@ -213,8 +212,7 @@ def target_refusal(state: GameState, gid: str, target_id: str) -> str | None:
     return f"{target_id} is not an American unit on the map"
 
 
-@dataclass(frozen=True)
-class _Rank:
+class _Rank(NamedTuple):  # (a tuple: one is made for every legal target of every shot)
     range: int
     preferred: bool
     crowd: int

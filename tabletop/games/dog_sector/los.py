@@ -394,7 +394,7 @@ class DogSectorPolicy(BasePolicy):
         self._memo_board = board
         self._section_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
         self._rules_memo: dict[tuple[Any, ...], tuple[tuple[Finding, ...], tuple[Finding, ...]]] = {}
-        self._pair_memo: dict[tuple[Any, ...], bool] = {}
+        self._pair_memo: dict[tuple[Any, ...], dict[tuple[str, Hex], bool]] = {}  # firer -> pairs
         self._kind_memo: dict[tuple[int, Hex], bool] = {}  # (id of a table's hex tests, hex) -> any matches
         self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
@@ -501,15 +501,18 @@ class DogSectorPolicy(BasePolicy):
         self._same_board(state)
         src = viewer.hex
         aq, ar = src
-        memo = self._pair_memo
+        # one firer's pairs, by the target's type and hex (the pair's key without the firer)
+        pairs = self._pair_memo.get((side.side, unit.type, src))
+        if pairs is None:
+            if len(self._pair_memo) >= _FIRERS_KEPT:
+                self._pair_memo.clear()
+            pairs = self._pair_memo[(side.side, unit.type, src)] = {}
         out = []
         for target in targets:
-            key = (side.side, unit.type, src, target.type, target.hex)
-            blocked = memo.get(key)
+            key = (target.type, target.hex)
+            blocked = pairs.get(key)
             if blocked is None:
-                if len(memo) >= _FIRE_MEMO_KEPT:
-                    memo.clear()
-                blocked = memo[key] = self._pair_blocked(state.board, viewer, target, side, unit)
+                blocked = pairs[key] = self._pair_blocked(state.board, viewer, target, side, unit)
             out.append(not blocked)
         if side.needs_line_of_sight:
             open_ = [i for i, legal in enumerate(out) if legal]
@@ -793,6 +796,7 @@ class DogSectorPolicy(BasePolicy):
 
 
 _FIRE_MEMO_KEPT = 200_000  # remembered fire verdicts per map (a few MB), then start afresh
+_FIRERS_KEPT = 500  # firers (side, type, hex) whose pair rules are remembered, each at most every (type, hex)
 _LINES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
 
 

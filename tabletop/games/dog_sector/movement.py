@@ -47,6 +47,9 @@ class UnitEffect:
     note: str = ""
 
 
+_BARRED, _FREE = UnitEffect(None), UnitEffect(0)  # the effects of an obstacle's line for other types
+
+
 @dataclass(frozen=True)
 class ObstacleRule:
     """One kind of beach obstacle marker and what it does to units entering its hex."""
@@ -60,8 +63,7 @@ class ObstacleRule:
 
     def effect(self, unit_type: str) -> UnitEffect:
         """The effect on ``unit_type``: its own line, else the rule for other types."""
-        default = UnitEffect(None) if self.others_barred else UnitEffect(0)
-        return self.units.get(unit_type, default)
+        return self.units.get(unit_type, _BARRED if self.others_barred else _FREE)
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
         # (unit type, side) -> hex -> (the pieces there, what the hex does to such a unit)
         self._effects: dict[tuple[str, str | None], dict[Hex, tuple[list[Piece], _HexEffect]]] = {}
         self._whole: dict[tuple[str, str | None], _Whole] = {}  # (unit type, side) -> every hex's effect
+        self._obstacle_kinds = frozenset(self.tables.obstacles)
 
     def ground(self, board: Map) -> _Ground:
         """Terrain costs and unlimited-stacking hexes of ``board``, worked out once per map;
@@ -414,7 +417,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
         label = board.label(h)
         extra = 0
         kinds: list[str] = []
-        for kind in sorted(markers & set(t.obstacles)):
+        for kind in sorted(markers & self._obstacle_kinds):
             ob = t.obstacles[kind]
             effect = ob.effect(unit.type)
             if effect.extra is None:
