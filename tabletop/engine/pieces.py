@@ -109,7 +109,7 @@ class MapState:
 
     board: Map
     _pieces: dict[str, Piece] = field(default_factory=dict)
-    _by_hex: dict[Hex, list[str]] = field(default_factory=dict)
+    _by_hex: dict[Hex, list[Piece]] = field(default_factory=dict)  # each hex's pieces, in the order placed
     version: int = 0  # a new unique number on every change, so derived caches know when to refresh
     _terrain: dict[Hex, str] = field(default_factory=dict)  # hexes whose ground changed in play (E6)
     # (version, hex) of the latest changes, oldest first: what a cache kept across versions
@@ -183,16 +183,16 @@ class MapState:
         if not self.board.grid.contains(piece.hex):
             raise ValueError(f"piece {piece.id!r}: {piece.hex} is not on the map")
         self._pieces[piece.id] = piece
-        self._by_hex.setdefault(piece.hex, []).append(piece.id)
+        self._by_hex.setdefault(piece.hex, []).append(piece)
         self._changed(piece.hex)
 
     def remove(self, piece_id: str) -> Piece:
         """Take a piece off the map and return it."""
         piece = self.piece(piece_id)
         del self._pieces[piece_id]
-        ids = self._by_hex[piece.hex]
-        ids.remove(piece_id)
-        if not ids:
+        here = self._by_hex[piece.hex]
+        here.remove(piece)  # (ids are unique: the one piece equal to it)
+        if not here:
             del self._by_hex[piece.hex]
         self._changed(piece.hex)
         return piece
@@ -221,20 +221,17 @@ class MapState:
 
     def pieces_at(self, h: Hex) -> list[Piece]:
         """The pieces in hex ``h``, units and markers."""
-        ids = self._by_hex.get(h)
-        if not ids:  # most hexes a bot asks about are empty (issue 19)
-            return []
-        pieces = self._pieces
-        return [pieces[i] for i in ids]
+        here = self._by_hex.get(h)
+        return list(here) if here else []  # (most hexes a bot asks about are empty, issue 19)
 
     def units_at(self, h: Hex) -> list[Piece]:
         """The units in hex ``h``."""
-        return [p for p in self.pieces_at(h) if p.kind == "unit"]
+        return [p for p in self._by_hex.get(h, ()) if p.kind == "unit"]
 
     def markers_at(self, h: Hex) -> list[Piece]:
         """The markers in hex ``h``."""
-        return [p for p in self.pieces_at(h) if p.kind == "marker"]
+        return [p for p in self._by_hex.get(h, ()) if p.kind == "marker"]
 
     def occupied(self) -> set[Hex]:
         """Hexes holding at least one unit."""
-        return {h for h, ids in self._by_hex.items() if any(self._pieces[i].kind == "unit" for i in ids)}
+        return {h for h, here in self._by_hex.items() if any(p.kind == "unit" for p in here)}

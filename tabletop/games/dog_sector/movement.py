@@ -393,25 +393,31 @@ class DogSectorMovePolicy(BaseMovePolicy):
         t = self.tables
         stop: str | None = None
         no_end: str | None = None
-        others = [p for p in here if p.kind == "unit" and p.id != unit.id]
+        # the other units (any of another side, any pinned down, any of this type) and
+        # the marker types, read in one pass (a bot's models read thousands of hexes)
+        others = enemy = pinned = same = False
+        markers: set[str] = set()
+        for p in here:
+            if p.kind == "marker":
+                markers.add(p.type)
+            elif p.kind == "unit" and p.id != unit.id:
+                others = True
+                enemy = enemy or bool(p.side and unit.side and p.side != unit.side)
+                pinned = pinned or t.pinned_status in p.status
+                same = same or p.type == unit.type
         if others:
             label = board.label(h)
-            if any(p.side and unit.side and p.side != unit.side for p in others):
+            if enemy:
                 return (True, 0, None, None, f"{label}: {t.enemy_hexes}", ())
-            if any(p.has(t.pinned_status) for p in others):
+            if pinned:
                 if unit.type not in t.pinned_may_enter:
                     why = f"{label}: pinned-down hex; only {' and '.join(sorted(t.pinned_may_enter))} may enter ({RULE})"
                     return (True, 0, None, None, why, ())
                 stop = t.pinned_stop
-            if (
-                t.one_of_each_type
-                and h not in self.ground(board).unlimited
-                and any(p.type == unit.type for p in others)
-            ):
+            if t.one_of_each_type and same and h not in self.ground(board).unlimited:
                 no_end = (
                     f"{label} already holds a {unit.type}: one unit of each type a hex ({RULE}, stacking)"
                 )
-        markers = {m.type for m in here if m.kind == "marker"}
         if not markers or t.cleared_marker in markers:
             return (False, 0, stop, no_end, None, ())
         label = board.label(h)
