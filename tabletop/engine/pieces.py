@@ -191,7 +191,7 @@ class MapState:
         piece = self.piece(piece_id)
         del self._pieces[piece_id]
         here = self._by_hex[piece.hex]
-        here.remove(piece)  # (ids are unique: the one piece equal to it)
+        del here[next(i for i, p in enumerate(here) if p is piece)]  # (the very object placed)
         if not here:
             del self._by_hex[piece.hex]
         self._changed(piece.hex)
