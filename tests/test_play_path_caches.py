@@ -60,9 +60,9 @@ def random_change(state: MapState, rng: random.Random, step: int) -> None:
         state.update(replace(moving, status=status))
     elif roll < 0.8:
         state.place(Piece(f"n{step}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
-    elif roll < 0.95:
+    elif roll < 0.95 and any(p.kind == "marker" for p in state.pieces()):
         state.remove(rng.choice([p for p in state.pieces() if p.kind == "marker"]).id)
-    else:
+    elif roll >= 0.95:
         state.remove(rng.choice(units).id)
 
 
@@ -375,3 +375,36 @@ def test_a_sim_process_keeps_its_tables_out_of_the_collector_and_still_sweeps_cy
         gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+def test_artillery_done_remembered_equals_the_sections_read_afresh() -> None:
+    """Phase 3 is over (3 misses, or no section with a hex the guns could hit):
+    remembered for the map version, the misses and the reading, the answer equals every
+    section's target worked out afresh under both readings of the target, after each of
+    150 random changes (Americans onto the beach and sea, misses counted)."""
+    from tabletop.games.dog_sector import procedures
+
+    rng = random.Random(67)
+    b = board()
+    shore = [h for h in sorted(b.grid.hexes(), key=b.label) if b.terrain[h] in ("sea", "beach")]
+    state = GameState(crowded_map(rng, americans=12, germans=8, markers=5), turn=1, phase="artillery")
+    answers = set()
+    for step in range(150):
+        roll = rng.random()
+        americans = [p for p in state.map.pieces() if p.side == "american"]
+        if roll < 0.4 and americans:
+            state.map.move(rng.choice(americans).id, rng.choice(shore))
+        elif roll < 0.55:
+            state.tracks[procedures.MISSES] = rng.randint(0, 3)
+        else:
+            random_change(state.map, rng, step)
+        for reading in rng.sample(procedures.TARGET_READINGS, 2):  # both readings, one map version
+            state.options["artillery-target"] = reading
+            done = procedures.artillery_done(state)
+            want = state.track(procedures.MISSES) >= procedures.tables().artillery.misses or all(
+                procedures.artillery_target(state, procedures.section_hexes(b, s))[0] is None
+                for s in procedures.tables().artillery.sections
+            )
+            assert done == want
+            answers.add((reading, done))
+    assert {done for _, done in answers} == {True, False}
