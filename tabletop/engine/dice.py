@@ -60,6 +60,10 @@ class Roll(NamedTuple):
         return f"{self.purpose}: rolled {shown}{tail}"
 
 
+_TOP = 1 << 64  # seeded values are 64-bit hashes
+_blake2b = hashlib.blake2b
+
+
 class ScriptError(ValueError):
     """A scripted (hand-rolled) face that the die being rolled does not have."""
 
@@ -94,6 +98,7 @@ class Dice:
         if secret is not None and (not isinstance(secret, bytes) or not 16 <= len(secret) <= 64):
             raise ValueError("a dice secret must be 16 to 64 random bytes")
         self.seed = seed
+        self._prefix = f"{seed}:".encode()  # what every seeded value's hash starts with
         self.drawn = _check_count(drawn, "dice position", 0)
         self._script = list(script)
         self.scripted_used = 0  # faces taken from the script so far
@@ -171,10 +176,25 @@ class Dice:
         return options[self.below(len(options))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates over the stream)."""
+        """Shuffle in place (Fisher-Yates over the stream). Seeded dice draw the same
+        values as ``below`` would, in one loop (a setup shuffles every hex of the map)."""
+        if self._recorded is not None or self._secret is not None:
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        prefix, drawn, streamed = self._prefix, self.drawn, self.streamed
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            limit = _TOP - _TOP % (i + 1)
+            while True:
+                value = int.from_bytes(_blake2b(prefix + str(drawn).encode(), digest_size=8).digest(), "big")
+                drawn += 1
+                if value < limit:
+                    break
+            j = value % (i + 1)
+            streamed.append(j + 1)
             items[i], items[j] = items[j], items[i]
+        self.drawn = drawn
 
     def _face(self, sides: int) -> int:
         if self._script:
@@ -220,9 +240,9 @@ class Dice:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _from_seed(self, sides: int) -> int:
-        limit = (1 << 64) - (1 << 64) % sides  # reject the top sliver so faces are uniform
-        while True:
-            digest = hashlib.blake2b(f"{self.seed}:{self.drawn}".encode(), digest_size=8).digest()
+        limit = _TOP - _TOP % sides  # reject the top sliver so faces are uniform
+        while True:  # (the hash of "seed:drawn")
+            digest = _blake2b(self._prefix + str(self.drawn).encode(), digest_size=8).digest()
             self.drawn += 1
             value = int.from_bytes(digest, "big")
             if value < limit:

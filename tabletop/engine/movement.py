@@ -103,11 +103,16 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
     """
     budget = model.budget
     enter, step, stop, no_end = model.enter, model.step, model.stop, model.no_end
+    enter_get = enter.get
     dist: dict[Hex, int] = {start: 0}
+    dist_get = dist.get
     previous: dict[Hex, Hex] = {}
     buckets: list[list[Hex]] = [[start]]
     around = _around
     has_steps = bool(step)
+    # hexes that end the move where it may not end: never entered (usually none)
+    dead = {h for h in stop if h in no_end} if stop and no_end else None
+    over = budget + 1
     c = -1
     while c + 1 < len(buckets):
         c += 1
@@ -123,7 +128,7 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
                 q, r = h
                 ring = around[h] = tuple([_new(Hex, (q + dq, r + dr)) for dq, dr in _DIRS])
             for n in ring:
-                cost = enter.get(n)
+                cost = enter_get(n)
                 if cost is None:
                     continue  # a step override never opens a hex the model closes
                 if has_steps and (h, n) in step:
@@ -131,9 +136,9 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
                     if cost is None:
                         continue
                 nc = c + cost
-                if nc > budget or nc >= dist.get(n, budget + 1):
+                if nc > budget or nc >= dist_get(n, over):
                     continue
-                if n in stop and n in no_end:
+                if dead and n in dead:
                     continue  # would have to stop where it may not end
                 dist[n] = nc
                 previous[n] = h
@@ -141,9 +146,12 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
                     buckets.extend([] for _ in range(nc + 1 - len(buckets)))
                 buckets[nc].append(n)
         buckets[c] = []  # read; its memory can go
-    costs = {h: d for h, d in dist.items() if h not in no_end or h == start}
-    passed = frozenset(h for h in dist if h in no_end and h != start)
-    stops = {h: stop[h] for h in costs if h in stop and h != start}
+    if no_end:
+        costs = {h: d for h, d in dist.items() if h not in no_end or h == start}
+        passed = frozenset(h for h in dist if h in no_end and h != start)
+    else:
+        costs, passed = dist, frozenset()
+    stops = {h: stop[h] for h in costs if h in stop and h != start} if stop else {}
     return Reach(unit, start, costs, previous, stops, {}, passed, model.scale, model.notes)
 
 

@@ -7,6 +7,7 @@ is no separate copy of "what blocks" to keep in step.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -17,6 +18,11 @@ from tabletop.hexgrid import Hex
 
 PieceKind = Literal["unit", "marker"]
 _CHANGES = itertools.count(1)  # versions are unique across all states, so caches never mix two
+_JOURNAL_KEPT = 4096  # changes a map remembers the hexes of (``MapState.changed_since``)
+
+
+def _first(change: tuple[int, Hex]) -> int:
+    return change[0]
 
 
 @dataclass(frozen=True)
@@ -103,9 +109,13 @@ class MapState:
 
     board: Map
     _pieces: dict[str, Piece] = field(default_factory=dict)
-    _by_hex: dict[Hex, list[str]] = field(default_factory=dict)
+    _by_hex: dict[Hex, list[Piece]] = field(default_factory=dict)  # each hex's pieces, in the order placed
     version: int = 0  # a new unique number on every change, so derived caches know when to refresh
     _terrain: dict[Hex, str] = field(default_factory=dict)  # hexes whose ground changed in play (E6)
+    # (version, hex) of the latest changes, oldest first: what a cache kept across versions
+    # must work out again (``changed_since``); not part of the state's value
+    _journal: list[tuple[int, Hex]] = field(default_factory=list, repr=False, compare=False)
+    _journal_from: int = field(default=0, repr=False, compare=False)  # changes after it are all kept
 
     @classmethod
     def of(cls, board: Map, pieces: Iterable[Piece] = ()) -> MapState:
@@ -113,6 +123,25 @@ class MapState:
         for p in pieces:
             state.place(p)
         return state
+
+    def _changed(self, h: Hex) -> None:
+        """A new version, with ``h`` noted as changed in it."""
+        self.version = next(_CHANGES)
+        journal = self._journal
+        journal.append((self.version, h))
+        if len(journal) > _JOURNAL_KEPT:
+            self._journal_from = journal[_JOURNAL_KEPT // 2 - 1][0]
+            del journal[: _JOURNAL_KEPT // 2]
+
+    def changed_since(self, version: int) -> set[Hex] | None:
+        """The hexes whose pieces or ground changed after ``version`` (one this map had),
+        or None when the changes kept do not reach back that far: a cache kept across
+        versions works out only these again (issue 19 item 1)."""
+        if version < self._journal_from:
+            return None
+        journal = self._journal
+        i = bisect_right(journal, version, key=_first)
+        return {h for _, h in journal[i:]}
 
     def terrain_at(self, h: Hex) -> str:
         """The terrain key of ``h`` now: a change made in play (rubble), else the map's own.
@@ -144,7 +173,7 @@ class MapState:
             self._terrain.pop(h, None)
         else:
             self._terrain[h] = key
-        self.version = next(_CHANGES)
+        self._changed(h)
         return before
 
     def place(self, piece: Piece) -> None:
@@ -154,18 +183,18 @@ class MapState:
         if not self.board.grid.contains(piece.hex):
             raise ValueError(f"piece {piece.id!r}: {piece.hex} is not on the map")
         self._pieces[piece.id] = piece
-        self._by_hex.setdefault(piece.hex, []).append(piece.id)
-        self.version = next(_CHANGES)
+        self._by_hex.setdefault(piece.hex, []).append(piece)
+        self._changed(piece.hex)
 
     def remove(self, piece_id: str) -> Piece:
         """Take a piece off the map and return it."""
         piece = self.piece(piece_id)
         del self._pieces[piece_id]
-        ids = self._by_hex[piece.hex]
-        ids.remove(piece_id)
-        if not ids:
+        here = self._by_hex[piece.hex]
+        del here[next(i for i, p in enumerate(here) if p is piece)]  # (the very object placed)
+        if not here:
             del self._by_hex[piece.hex]
-        self.version = next(_CHANGES)
+        self._changed(piece.hex)
         return piece
 
     def move(self, piece_id: str, to: Hex) -> Piece:
@@ -192,20 +221,17 @@ class MapState:
 
     def pieces_at(self, h: Hex) -> list[Piece]:
         """The pieces in hex ``h``, units and markers."""
-        ids = self._by_hex.get(h)
-        if not ids:  # most hexes a bot asks about are empty (issue 19)
-            return []
-        pieces = self._pieces
-        return [pieces[i] for i in ids]
+        here = self._by_hex.get(h)
+        return list(here) if here else []  # (most hexes a bot asks about are empty, issue 19)
 
     def units_at(self, h: Hex) -> list[Piece]:
         """The units in hex ``h``."""
-        return [p for p in self.pieces_at(h) if p.kind == "unit"]
+        return [p for p in self._by_hex.get(h, ()) if p.kind == "unit"]
 
     def markers_at(self, h: Hex) -> list[Piece]:
         """The markers in hex ``h``."""
-        return [p for p in self.pieces_at(h) if p.kind == "marker"]
+        return [p for p in self._by_hex.get(h, ()) if p.kind == "marker"]
 
     def occupied(self) -> set[Hex]:
         """Hexes holding at least one unit."""
-        return {h for h, ids in self._by_hex.items() if any(self._pieces[i].kind == "unit" for i in ids)}
+        return {h for h, here in self._by_hex.items() if any(p.kind == "unit" for p in here)}

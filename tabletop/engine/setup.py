@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tabletop.board import Region
+from tabletop.board import Map, Region
 from tabletop.hexgrid import ORIGIN, Hex, neighbors
 
 from .dice import Dice
@@ -97,8 +97,18 @@ class Zone:
         return not self.markers or any(p.type in self.markers for p in state.markers_at(h))
 
     def hexes(self, state: MapState) -> list[Hex]:
-        """The zone's hexes in label order (stable, so a seed gives the same setup)."""
-        return [h for h in state.board.grid.hexes() if self.contains(state, h)]
+        """The zone's hexes in label order (stable, so a seed gives the same setup). A
+        zone that names no markers is the map's alone: remembered per map."""
+        if self.markers:
+            return [h for h in state.board.grid.hexes() if self.contains(state, h)]
+        board = state.board
+        found = _zone_memo.get((self, id(board)))
+        if found is None or found[0] is not board:
+            if len(_zone_memo) > 256:
+                _zone_memo.clear()
+            hexes = [h for h in board.grid.hexes() if self.contains(state, h)]
+            found = _zone_memo[(self, id(board))] = (board, hexes)
+        return list(found[1])
 
     def describe(self) -> str:
         """The zone in words: "trench hexes in section-1 holding barbed-wire"."""
@@ -115,6 +125,7 @@ class Zone:
 
 
 EVERYWHERE = Zone()
+_zone_memo: dict[tuple[Zone, int], tuple[Map, list[Hex]]] = {}  # zones without markers, per map
 
 
 @dataclass(frozen=True)
@@ -246,12 +257,29 @@ class Constraint:
         return [f.text for f in self._findings(state)]
 
     def _counted(self, state: MapState) -> list[Piece]:
-        zone = self.zone
-        return [
-            p
-            for p in state.pieces()
-            if self.counts(p) and (zone is None or self.kind == "zone" or zone.contains(state, p.hex))
-        ]
+        """The pieces this constraint counts, in the map's order; remembered for the map
+        version (the solver asks each constraint more than once a search step)."""
+        memo = _counted_memo.get(id(self))
+        if memo is not None and memo[0] is self and memo[1] is state and memo[2] == state.version:
+            return memo[3]
+        zone = None if self.kind == "zone" else self.zone
+        if self.kind == "zone":
+            ids = self.ids
+            found = [p for p in state.pieces() if p.id in ids]
+        else:  # ``counts``, written out: the filter's three parts
+            side, type_, kind = self.pieces.side, self.pieces.type, self.pieces.kind
+            found = [
+                p
+                for p in state.pieces()
+                if (side is None or p.side == side)
+                and (type_ is None or p.type == type_)
+                and (kind is None or p.kind == kind)
+                and (zone is None or zone.contains(state, p.hex))
+            ]
+        if len(_counted_memo) > 256:
+            _counted_memo.clear()
+        _counted_memo[id(self)] = (self, state, state.version, found)
+        return found
 
     def _findings(self, state: MapState) -> list[_Finding]:
         board = state.board
@@ -331,6 +359,9 @@ class Constraint:
                             )
                         )
         return found
+
+
+_counted_memo: dict[int, tuple[Constraint, MapState, int, list[Piece]]] = {}
 
 
 def _regions(state: MapState, kind: str | None) -> list[Region]:

@@ -35,7 +35,7 @@ from tabletop.datareader import Reader
 from tabletop.engine.counters import counters_for
 from tabletop.engine.dice import Dice
 from tabletop.engine.los import LosQuery, LosResult, line_of_sight
-from tabletop.engine.movement import Reach, plan_move
+from tabletop.engine.movement import Reach, reach
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
@@ -459,7 +459,9 @@ def _reach(state: GameState, unit: Piece, budget: int) -> Reach:
     memo: dict[tuple[Piece, int], Reach] = _reach_memo[2]
     key = (unit, budget)
     if key not in memo:
-        memo[key] = plan_move(state.map, _move_policy(), unit, budget=budget)
+        policy = _move_policy()  # plan_move's steps, with the model kept across versions
+        model = policy.reach_model(state.map, unit, budget)
+        memo[key] = policy.judge(state.map, unit, reach(model, unit.hex, unit.id))
     return memo[key]
 
 
@@ -603,10 +605,27 @@ def _why_not_fire(state: GameState, unit: Piece, action: Action) -> str | None:
         return f"{_named(target)} was hit this turn and cannot be targeted again ({t.fire_rule})"
     if not line.may_target(target.type):
         return f"a {unit.type} fires at {line.targets_text()} only, not a {target.type} ({t.fire_table})"
+    return _blocked_fire(state, unit, target)
+
+
+_fire_memo: list[Any] = [None, -1, {}]  # [map state, its version, {(firer id, target id): reason}]
+
+
+def _blocked_fire(state: GameState, unit: Piece, target: Piece) -> str | None:
+    """The line-of-sight and fire-rule findings against ``unit`` firing at ``target``
+    in words (None: none), remembered until the map changes: they read the map alone,
+    and the bot, the sim loop and ``apply`` each ask the same shot (issue 19 item 1)."""
+    memo = _fire_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        memo[:] = [state.map, state.map.version, {}]
+    found: dict[tuple[str, str], str | None] = memo[2]
+    key = (unit.id, target.id)
+    if key in found:
+        return found[key]
     blocking = _los_policy(state.board).fire_blocking(state.map, unit, target)
-    if blocking:
-        return "; ".join(_finding_text(state, f.cause, f.hex, f.rule) for f in blocking)
-    return None
+    why = "; ".join(_finding_text(state, f.cause, f.hex, f.rule) for f in blocking) if blocking else None
+    found[key] = why
+    return why
 
 
 def _finding_text(state: GameState, cause: str, h: Hex | None, rule: str) -> str:

@@ -27,8 +27,7 @@ Project's choices (the text leaves them open):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabletop.board import Map
 from tabletop.engine.dice import Dice
@@ -112,8 +111,9 @@ def _los_policy(board: Map) -> dog_los.DogSectorPolicy:
     return cached[1]
 
 
-_memo: list[Any] = [None, -1, None, {}, {}, {}]
-# [map state, version, targeted marks, {gid: reasons}, {gid: legal targets}, {gid: choice}]
+_memo: list[Any] = [None, -1, None, {}, {}, {}, None]
+# [map state, version, targeted marks, {gid: reasons}, {gid: legal targets}, {gid: choice},
+#  the units open to fire (None until asked)]
 
 
 def _remembered(state: GameState) -> list[Any]:
@@ -123,7 +123,7 @@ def _remembered(state: GameState) -> list[Any]:
     targeted = frozenset(state.marks.get(hits.tables().targeted_mark, ()))
     memo = _memo
     if memo[0] is not state.map or memo[1] != state.map.version or memo[2] != targeted:
-        memo[:] = [state.map, state.map.version, targeted, {}, {}, {}]
+        memo[:] = [state.map, state.map.version, targeted, {}, {}, {}, None]
     return memo
 
 
@@ -139,8 +139,20 @@ def target_reasons(state: GameState, gid: str) -> list[tuple[Piece, str | None]]
 
 
 def _targets(state: GameState) -> list[Piece]:
-    board = state.board
-    return sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id))
+    """The American units in label then id order, remembered until the map changes
+    (every German unit's targets are read from it)."""
+    memo = _targets_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        board = state.board
+        memo[:] = [
+            state.map,
+            state.map.version,
+            sorted(american_units(state), key=lambda p: (board.label(p.hex), p.id)),
+        ]
+    return list(memo[2])
+
+
+_targets_memo: list[Any] = [None, -1, []]  # [map state, version, American units in label order]
 
 
 def _why(state: GameState, target: Piece, blocking: tuple[Any, ...]) -> str | None:
@@ -177,17 +189,22 @@ def legal_targets(state: GameState, gid: str) -> list[Piece]:
 
 def _legal_targets(state: GameState, gid: str) -> list[Piece]:
     shooter = _german(state, gid)
-    h = hits.tables()
-    open_ = [
-        p for p in _targets(state) if not state.marked(h.targeted_mark, p.id) and not p.has(h.pinned_status)
-    ]
+    memo = _remembered(state)
+    open_: list[Piece] | None = memo[6]
+    if open_ is None:  # the units not targeted this turn nor pinned down: the same for every German
+        targeted, pinned = memo[2], hits.tables().pinned_status
+        open_ = memo[6] = [p for p in _targets(state) if p.id not in targeted and pinned not in p.status]
     legal = _los_policy(state.board).fire_legal_all(state.map, shooter, open_)
     return [p for p, ok in zip(open_, legal, strict=True) if ok]
 
 
 def target_refusal(state: GameState, gid: str, target_id: str) -> str | None:
-    """Why ``gid`` may not fire at ``target_id`` now, or None."""
+    """Why ``gid`` may not fire at ``target_id`` now, or None. A target among the
+    remembered ``legal_targets`` has no reason (they are the units the reasons leave
+    open), so a shot's refusal and its fire read no line (issue 19 item 1)."""
     shooter = _german(state, gid)
+    if any(p.id == target_id for p in legal_targets(state, gid)):
+        return None
     for piece in american_units(state):
         if piece.id == target_id:
             why = _why(state, piece, _los_policy(state.board).fire_blocking(state.map, shooter, piece))
@@ -195,8 +212,7 @@ def target_refusal(state: GameState, gid: str, target_id: str) -> str | None:
     return f"{target_id} is not an American unit on the map"
 
 
-@dataclass(frozen=True)
-class _Rank:
+class _Rank(NamedTuple):  # (a tuple: one is made for every legal target of every shot)
     range: int
     preferred: bool
     crowd: int

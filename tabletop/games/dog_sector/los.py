@@ -394,7 +394,8 @@ class DogSectorPolicy(BasePolicy):
         self._memo_board = board
         self._section_memo: dict[tuple[Any, ...], tuple[Finding, ...]] = {}
         self._rules_memo: dict[tuple[Any, ...], tuple[tuple[Finding, ...], tuple[Finding, ...]]] = {}
-        self._pair_memo: dict[tuple[Any, ...], bool] = {}
+        self._pair_memo: dict[tuple[Any, ...], dict[tuple[str, Hex], bool]] = {}  # firer -> pairs
+        self._kind_memo: dict[tuple[int, Hex], bool] = {}  # (id of a table's hex tests, hex) -> any matches
         self._screens_at: tuple[MapState, int, dict[Hex, tuple[tuple[str, str], ...]]] | None = None
 
     def sections(self, board: Map) -> Sections:
@@ -444,7 +445,7 @@ class DogSectorPolicy(BasePolicy):
         side = self.data.sides.get(viewer.side or "")
         unit = side.units.get(viewer.type) if side is not None else None
         if unit is None or unit.screened_by:  # (no screens: the rule is not read)
-            screening = list(self._screening(state).items())
+            screening = sorted(self._screening(state).items())  # (one order for the memo's keys)
         memo = self._fire_memo
         # each blocker and screen as seen from the viewer, worked out once for all targets
         blocking_from = [((h[0] - aq, h[1] - ar), (h, ob)) for h, ob in blocking]
@@ -482,6 +483,7 @@ class DogSectorPolicy(BasePolicy):
             self._section_memo.clear()
             self._rules_memo.clear()
             self._pair_memo.clear()
+            self._kind_memo.clear()
             self._memo_board = state.board
 
     def fire_legal_all(self, state: MapState, viewer: Piece, targets: Sequence[Piece]) -> list[bool]:
@@ -499,15 +501,18 @@ class DogSectorPolicy(BasePolicy):
         self._same_board(state)
         src = viewer.hex
         aq, ar = src
-        memo = self._pair_memo
+        # one firer's pairs, by the target's type and hex (the pair's key without the firer)
+        pairs = self._pair_memo.get((side.side, unit.type, src))
+        if pairs is None:
+            if len(self._pair_memo) >= _FIRERS_KEPT:
+                self._pair_memo.clear()
+            pairs = self._pair_memo[(side.side, unit.type, src)] = {}
         out = []
         for target in targets:
-            key = (side.side, unit.type, src, target.type, target.hex)
-            blocked = memo.get(key)
+            key = (target.type, target.hex)
+            blocked = pairs.get(key)
             if blocked is None:
-                if len(memo) >= _FIRE_MEMO_KEPT:
-                    memo.clear()
-                blocked = memo[key] = self._pair_blocked(state.board, viewer, target, side, unit)
+                blocked = pairs[key] = self._pair_blocked(state.board, viewer, target, side, unit)
             out.append(not blocked)
         if side.needs_line_of_sight:
             open_ = [i for i, legal in enumerate(out) if legal]
@@ -542,32 +547,51 @@ class DogSectorPolicy(BasePolicy):
             of_hex = sections.of_hex
             if src not in of_hex or tgt not in of_hex or not sections.same_or_adjacent(src, tgt):
                 return True
-        if not unit.fires or _first(side.cannot_fire_from, board, src) is not None:
+        kind = self._kind_of_hex
+        if not unit.fires or kind(side.cannot_fire_from, board, src):
             return True
         rng = distance(src, tgt)
         if rng > 1 and (
-            _first(side.fire_only_adjacent_from, board, src) is not None
-            or _first(side.target_only_adjacent, board, tgt) is not None
+            kind(side.fire_only_adjacent_from, board, src) or kind(side.target_only_adjacent, board, tgt)
         ):
             return True
-        if _first(unit.cannot_target, board, tgt) is not None:
+        if kind(unit.cannot_target, board, tgt):
             return True
         limit = unit.range_limit(target)
         return limit is not None and rng > limit
 
+    def _kind_of_hex(self, tests: tuple[HexTest, ...], board: Map, h: Hex) -> bool:
+        """Whether one of ``tests`` (a tuple of this policy's tables) matches ``h``:
+        ``_first(...) is not None``, remembered per hex (the map's ground alone)."""
+        key = (id(tests), h)
+        found = self._kind_memo.get(key)
+        if found is None:
+            found = self._kind_memo[key] = _first(tests, board, h) is not None
+        return found
+
     def _screening(self, state: MapState) -> dict[Hex, tuple[tuple[str, str], ...]]:
         """Hex -> the (id, type) of its units of a screening type, in the hex's order:
-        one table per map state, rebuilt on change."""
+        one table per map state, brought up to date on change by reading again only the
+        hexes changed since (``MapState.changed_since``; issue 19 item 1). The table's
+        own order is not the map's: readers look hexes up, or sort."""
         cached = self._screens_at
-        if cached is None or cached[0] is not state or cached[1] != state.version:
-            kinds = self._screen_types
-            table: dict[Hex, list[tuple[str, str]]] = {}
-            for p in state.pieces():
-                if p.kind == "unit" and p.type in kinds:
-                    table.setdefault(p.hex, [])
-            out = {h: tuple([(u.id, u.type) for u in state.units_at(h) if u.type in kinds]) for h in table}
-            cached = self._screens_at = (state, state.version, out)
-        return cached[2]
+        if cached is not None and cached[0] is state and cached[1] == state.version:
+            return cached[2]
+        kinds = self._screen_types
+        changed = state.changed_since(cached[1]) if cached is not None and cached[0] is state else None
+        if cached is None or changed is None:
+            changed = {p.hex for p in state.pieces() if p.kind == "unit" and p.type in kinds}
+            out: dict[Hex, tuple[tuple[str, str], ...]] = {}
+        else:
+            out = dict(cached[2])
+        for h in changed:
+            units = tuple([(u.id, u.type) for u in state.units_at(h) if u.type in kinds])
+            if units:
+                out[h] = units
+            else:
+                out.pop(h, None)
+        self._screens_at = (state, state.version, out)
+        return out
 
     def static_hexsides(self, state: MapState) -> Mapping[Hexside, Obstacle]:
         """No hexside does anything to a DOG SECTOR line."""
@@ -772,6 +796,7 @@ class DogSectorPolicy(BasePolicy):
 
 
 _FIRE_MEMO_KEPT = 200_000  # remembered fire verdicts per map (a few MB), then start afresh
+_FIRERS_KEPT = 500  # firers (side, type, hex) whose pair rules are remembered, each at most every (type, hex)
 _LINES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
 
 

@@ -437,15 +437,22 @@ def land_unit(state: GameState, unit_id: str, to: str) -> list[str]:
 
 def swamp_hexes(state: GameState) -> list[Hex]:
     """Phase 2: the sea hexes holding an American unit and not adjacent to a beach hex,
-    in label order."""
-    t = tables().swamping
-    board = state.board
-    out = {
-        p.hex
-        for p in american_units(state)
-        if board.terrain[p.hex] in t.terrain and not next_to(board, p.hex, t.not_next_to)
-    }
-    return sorted(out, key=board.label)
+    in label order. Remembered until the map changes (phase 2's proposal, refusal and
+    the next proposal ask alike; issue 19 item 1)."""
+    memo = _swamp_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        t = tables().swamping
+        board = state.board
+        out = {
+            p.hex
+            for p in american_units(state)
+            if board.terrain[p.hex] in t.terrain and not next_to(board, p.hex, t.not_next_to)
+        }
+        memo[:] = [state.map, state.map.version, sorted(out, key=board.label)]
+    return list(memo[2])
+
+
+_swamp_memo: list[Any] = [None, -1, []]  # [map state, version, the swamp hexes]
 
 
 def swamp_check(state: GameState, hex: Hex, dice: Dice) -> list[str]:
@@ -580,11 +587,23 @@ def bombard(state: GameState, dice: Dice) -> list[str]:
 
 def artillery_done(state: GameState) -> bool:
     """Phase 3 is over: 3 misses, or no section with a hex the guns could hit (under
-    either reading of the target: the text's needs the closest hex to pass the test)."""
+    either reading of the target: the text's needs the closest hex to pass the test).
+    Remembered for the map version, the misses and the reading (phase 3's proposal and
+    refusal ask alike; issue 19 item 1)."""
     if state.track(MISSES) >= tables().artillery.misses:
         return True
-    board = state.board
-    return all(artillery_target(state, section_hexes(board, key))[0] is None for key in tables().artillery.sections)
+    key = (state.map, state.map.version, state.track(MISSES), state.options.get("artillery-target"))
+    memo = _done_memo
+    if memo[0] is not key[0] or memo[1:4] != list(key[1:]):
+        board = state.board
+        done = all(
+            artillery_target(state, section_hexes(board, s))[0] is None for s in tables().artillery.sections
+        )
+        memo[:] = [*key, done]
+    return bool(memo[4])
+
+
+_done_memo: list[Any] = [None, -1, -1, None, False]  # [map state, version, misses, reading, done]
 
 
 def _span(faces: frozenset[int]) -> str:

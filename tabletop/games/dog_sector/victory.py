@@ -41,10 +41,27 @@ def _trenches(board: Map, section: str) -> tuple[Hex, ...]:
 _cleared_memo: list[Any] = [None, -1, []]  # [map state, version, sections cleared]
 
 
+_all_memo: dict[int, tuple[Map, frozenset[Hex]]] = {}
+
+
+def _all_trenches(board: Map) -> frozenset[Hex]:
+    """The trench hexes of every section (what the sections cleared read), per map."""
+    found = _all_memo.get(id(board))
+    if found is None or found[0] is not board:
+        hexes = frozenset(h for s in tables().artillery.sections for h in _trenches(board, s))
+        found = _all_memo[id(board)] = (board, hexes)
+    return found[1]
+
+
 def sections_cleared(state: GameState) -> list[str]:
     """The trench sections cleared, in the order of ``rules.yaml`` (section 1 first);
-    remembered until the map changes (the game's outcome asks after every action)."""
+    remembered until the map changes in a trench hex of a section (the game's outcome
+    asks after every action, and most change only the beach)."""
     memo = _cleared_memo
+    if memo[0] is state.map and memo[1] != state.map.version:
+        changed = state.map.changed_since(memo[1])
+        if changed is not None and changed.isdisjoint(_all_trenches(state.board)):
+            memo[1] = state.map.version
     if memo[0] is not state.map or memo[1] != state.map.version:
         held = {p.hex for p in state.map.pieces() if p.kind == "unit" and p.side == GERMAN}
         board = state.board  # (section_cleared for each section, the German hexes found once)
