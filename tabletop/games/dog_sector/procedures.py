@@ -552,9 +552,10 @@ def _column(board: Map, section: str, face: int) -> frozenset[Hex] | None:
 
 def bombard(state: GameState, dice: Dice) -> list[str]:
     """Phase 3: one bombardment: 1D6 for the section, then (option ``artillery-roll``)
-    either the target hex of the section and a second 1D6 that hits on 5-6, or 1D6 for a
-    hex column of the section whose target hex is hit (no target there: a miss). A hit
-    hits every unit in the hex once; a miss adds one to the `misses` track."""
+    either the target hex of the section and a second 1D6 that hits on rules.yaml's
+    ``hit`` (6), or 1D6 for a hex column of the section whose target hex is hit (no
+    target there: a miss). A hit hits every unit in the hex once; a miss adds one to the
+    `misses` track."""
     t = tables().artillery
     board = state.board
     face = dice.roll(1, len(t.sections), "phase 3: German artillery, bombarded section")[0]
