@@ -290,16 +290,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
                     if k not in noted:
                         noted.add(k)
                         notes.append(self._note(k, unit.type))
-            if effect[0]:  # barred
-                enter.pop(h, None)
-                why_not[h] = str(effect[4])  # a barred hex always says why
-                continue
-            if effect[1] and h in enter:
-                enter[h] += effect[1]
-            if effect[2] is not None:
-                stop[h] = effect[2]
-            if effect[3] is not None:
-                no_end[h] = effect[3]
+            _add_effect(h, effect, enter, stop, no_end, why_not)
         return MoveModel(
             points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes)
         )
@@ -465,9 +456,9 @@ def _add_effect(
     why_not: dict[Hex, str],
 ) -> None:
     """Hex ``h``'s effect written into a model's parts, as ``model`` writes it."""
-    if effect[0]:
+    if effect[0]:  # barred
         enter.pop(h, None)
-        why_not[h] = str(effect[4])
+        why_not[h] = str(effect[4])  # a barred hex always says why
         return
     if effect[1] and h in enter:
         enter[h] += effect[1]
