@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 
 import pytest
+from dog_sector_positions import AMERICAN_TYPES, GERMAN_TYPES, board, random_position
 
-from tabletop.board import Map, load_map
 from tabletop.engine.los import LosQuery, line_of_sight
 from tabletop.engine.movement import MoveModel
 from tabletop.engine.pieces import MapState, Piece
@@ -19,29 +18,11 @@ from tabletop.games.dog_sector import los as dog_los
 from tabletop.games.dog_sector.movement import RULE, DogSectorMovePolicy
 from tabletop.hexgrid import Hex
 
-AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
-                  "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
-GERMAN_TYPES = ("infantry", "mg-pillbox", "at-gun", "panzerfaust")
-
-
-@cache
-def board() -> Map:
-    return load_map("dog-sector")
-
 
 def random_map(rng: random.Random, americans: int = 30, germans: int = 10) -> MapState:
     """Americans crowded on the trenches and hilltops (where they block) and on the beach,
     tanks and dozers among them (they screen), Germans in the trench rows."""
-    b = board()
-    hexes = sorted(b.grid.hexes(), key=b.label)
-    inland = [h for h in hexes if b.terrain[h] in ("trench", "hilltop", "bluff", "draw")]
-    state = MapState.of(b)
-    for i in range(americans):
-        where = rng.choice(inland if rng.random() < 0.6 else hexes)
-        state.place(Piece(f"a{i}", rng.choice(AMERICAN_TYPES), where, side="american"))
-    for i in range(germans):
-        state.place(Piece(f"g{i}", rng.choice(GERMAN_TYPES), rng.choice(inland), side="german"))
-    return state
+    return random_position(rng, americans, germans, inland_share=0.6)
 
 
 def uncached(state: MapState, viewer: Piece, target: Piece) -> tuple[object, ...]:

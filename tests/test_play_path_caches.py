@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import cache
 
 import pytest
+from dog_sector_positions import GERMAN_TYPES, MARKERS, board, random_position
 
-from tabletop.board import Map, load_map
 from tabletop.engine import pieces as engine_pieces
 from tabletop.engine.movement import plan_move, reach
 from tabletop.engine.pieces import MapState, Piece
@@ -20,31 +19,10 @@ from tabletop.engine.state import GameState
 from tabletop.games.dog_sector.movement import DogSectorMovePolicy
 from tabletop.hexgrid import Hex
 
-AMERICAN_TYPES = ("infantry", "tank", "dozer", "bazooka", "sharpshooter", "forward-observer",
-                  "flamethrower", "ce-team", "exceptional-leader")  # fmt: skip
-GERMAN_TYPES = ("infantry", "mg-pillbox", "at-gun", "panzerfaust")
-MARKERS = ("barbed-wire", "land-mine", "tank-obstacle", "cleared")
-
-
-@cache
-def board() -> Map:
-    return load_map("dog-sector")
-
 
 def crowded_map(rng: random.Random, americans: int = 40, germans: int = 10, markers: int = 60) -> MapState:
     """Americans on the beach and inland, Germans on the trenches, obstacles anywhere."""
-    b = board()
-    hexes = sorted(b.grid.hexes(), key=b.label)
-    inland = [h for h in hexes if b.terrain[h] in ("trench", "hilltop", "bluff", "draw")]
-    state = MapState.of(b)
-    for i in range(americans):
-        where = rng.choice(inland if rng.random() < 0.5 else hexes)
-        state.place(Piece(f"a{i}", rng.choice(AMERICAN_TYPES), where, side="american"))
-    for i in range(germans):
-        state.place(Piece(f"g{i}", rng.choice(GERMAN_TYPES), rng.choice(inland), side="german"))
-    for i in range(markers):
-        state.place(Piece(f"m{i}", rng.choice(MARKERS), rng.choice(hexes), kind="marker"))
-    return state
+    return random_position(rng, americans, germans, inland_share=0.5, markers=markers)
 
 
 def random_change(state: MapState, rng: random.Random, step: int) -> None:
