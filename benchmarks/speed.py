@@ -239,10 +239,11 @@ def jobs_scaling(games: int = 24, seed: int = 1) -> dict[str, Any]:
     group, three groups: about 3 s in one process on a quiet machine; with 8 a group,
     once games became twice as fast in issue 19's session 4, a worker's start was a
     fifth of the run and the figure measured the start) in one process and in two,
-    alternated twice and the best of each kept; the figures are checked equal. The machine's load average is reported
-    with them: on a shared machine two processes cannot scale past the cores left, so
-    the CPU seconds of each run (workers included) are given too, and the speedup two
-    idle cores would allow (twice the one-process CPU over the two-process CPU)."""
+    alternated twice and the best of each kept; the figures are checked equal. The
+    machine's load average is reported with them: on a shared machine two processes
+    cannot scale past the cores left, so the CPU seconds of each run (workers included)
+    are given too, and the speedup two idle cores would allow (twice the one-process CPU
+    over the two-process CPU)."""
     import os
 
     from tabletop import sim
