@@ -212,15 +212,18 @@ rows: |
     return MapState.of(build_map(parse_yaml(text, "t.yaml"), Path("t.yaml")))
 
 
+@pytest.mark.parametrize("path", ["streamed", "sparse"])
 @pytest.mark.parametrize("grazing", ["both", "either", "never"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_h5_the_streamed_viewshed_agrees_with_single_queries(
-    grazing: str, seed: int, monkeypatch: pytest.MonkeyPatch
+    grazing: str, seed: int, path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Finding H5: the table-free path that big maps take (forced here on a small map)
-    gives every hex the verdict ``line_of_sight`` gives it, under each grazing rule."""
+    """Finding H5: the table-free paths that big maps and first viewshed take (forced
+    here on a small map: line by line, or from the hexes that are not clear) give every
+    hex the verdict ``line_of_sight`` gives it, under each grazing rule."""
     monkeypatch.setattr(fastview, "TABLE_REACH", 0)
     monkeypatch.setattr(fastview, "PASS_CELLS", 97)  # many small passes, split mid-line
+    monkeypatch.setattr(fastview, "SPARSE_SHARE", 1e9 if path == "sparse" else -1.0)
     state = _random_board(seed, grazing)
     policy = FreePlayPolicy.for_map(state)
     hexes = state.board.grid.hexes()
