@@ -215,6 +215,20 @@ def test_only_the_misdirection_player_sees_the_cards_it_examines() -> None:
     assert misdirection_panel(theirs, "german") is None
 
 
+def test_hot_seat_covers_the_screen_while_misdirection_shows_the_cards() -> None:
+    """9 MISDIRECTION (hot-seat, found reviewing issue 15): the cards it examines show
+    only in its player's view mid-sector, where no cover is otherwise needed; the
+    rules' hand-off hook now asks for the cover then, for that player only."""
+    state = misdirection_state()
+    queued(state, step("Misdirection"))
+    assert not R.handoff(state, "allied") and not R.handoff(state, "german")
+    R.apply(state, {"do": "misdirect", "look": True}, Dice(1))
+    assert R.handoff(state, "allied") and not R.handoff(state, "german")
+    for k in range(1, 7):
+        R.apply(state, {"do": "misdirect", "card": k, "bury": False}, Dice(1))
+    assert not R.handoff(state, "allied")  # done: nothing secret on the screen any more
+
+
 def test_the_planner_buries_strong_cards_and_keeps_weak_ones() -> None:
     """9 MISDIRECTION: the bot sends a card to the bottom when it is stronger than the
     opponent's average card, from what its view shows (bots.card_power)."""

@@ -140,6 +140,31 @@ def test_hot_seat_covers_the_screen_only_where_a_side_sees_its_secret_cards() ->
         assert rules.handoff(game.state, "german")
 
 
+def test_the_screen_is_covered_when_misdirection_turns_it_secret_for_the_same_side() -> None:
+    """9 MISDIRECTION, hot-seat: the side at the screen keeps it, but its next view
+    shows the opponent's cards; both players may have been watching the sector, so the
+    hand-off screen covers the table until Space (found reviewing issue 15)."""
+    import pygame
+    from test_devil_dogs_keywords import step
+
+    from tabletop.games.devil_dogs import ruleset as rs
+    from tabletop.ui.table import open_game
+
+    game = played_to(1, "execute")
+    side = str(game.actor())
+    rs.set_queue(game.state, [step("Misdirection", side=side)])
+    app = open_game(game, open_map_or_scenario("belleau-wood"), size=(1000, 700), rules="devil_dogs")
+    app.handoff = None  # the player at the screen pressed Space
+    app.sync()
+    assert app.handoff is None and app.at_screen == side
+    assert app.act({"do": "misdirect", "look": True})
+    assert app.at_screen == side and app.handoff == side
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
+    assert app.handoff is None
+    assert app.act({"do": "misdirect", "card": 1, "bury": True})
+    assert app.handoff is None  # still secret, still the same player: no second cover
+
+
 def test_render_draws_the_table_not_the_hand_off_screen(tmp_path: Path) -> None:
     """`tabletop render belleau-wood --extra sectors` draws the map (the hot-seat cover
     is for people at a window, not for a picture)."""

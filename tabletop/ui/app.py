@@ -158,6 +158,7 @@ class App:
         if self.game is None:
             self.game = Game(FreePlayRules(), GameState(self.state, turn=1, phase="play"), 0)
         self._seen: tuple[object, ...] = ()
+        self._was_secret = False  # the side at the screen saw what the other may not
         self.sync()
         self.view = BoardView(self.state.board)
         if self.view.picture_problem:
@@ -287,14 +288,23 @@ class App:
     def follow_screen(self) -> None:
         """Hand the screen over when the side at it changes; hot-seat (two human sides),
         to a side that may not see everything, the hand-off screen covers the table
-        until that player presses Space."""
+        until that player presses Space. Where the rules say when a view is secret (their
+        ``handoff`` hook), the screen is covered too when the side keeps it but its view
+        turns secret: both players may have been watching what both could see (Devil
+        Dogs' Misdirection shows its player the opponent's cards mid-sector)."""
         side = self.screen_side()
+        hot_seat = side is not None and len(self.humans()) > 1
         if side == self.at_screen:
+            if hot_seat and side is not None and hasattr(self.play.rules, "handoff"):
+                secret = self._needs_handoff(side)
+                if secret and not self._was_secret:
+                    self.handoff = side
+                self._was_secret = secret
             return
         self.at_screen = side
         self.selected = None
-        hot_seat = side is not None and len(self.humans()) > 1
-        if hot_seat and side is not None and self._needs_handoff(side):
+        self._was_secret = hot_seat and side is not None and self._needs_handoff(side)
+        if self._was_secret:
             self.handoff = side
 
     def _needs_handoff(self, side: str) -> bool:

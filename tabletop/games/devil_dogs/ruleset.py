@@ -284,11 +284,11 @@ class DevilDogsRules(WordsFromModule):
 
     def handoff(self, state: GameState, side: str) -> bool:
         """Hot-seat: cover the screen before it passes to ``side`` only where it shows
-        that side's secret cards (PRIVATE_PHASES); while mortars fire and sectors are
-        carried out the window shows what both players may see (window.py), so the
-        many changes of hands there need no cover."""
-        del side
-        return state.phase in PRIVATE_PHASES
+        that side's secret cards (PRIVATE_PHASES, and 9 MISDIRECTION's cards while its
+        player examines them); while mortars fire and sectors are carried out the window
+        otherwise shows what both players may see (window.py), so the many changes of
+        hands there need no cover."""
+        return state.phase in PRIVATE_PHASES or any(self._misdirected(state, side))
 
     def view(self, state: GameState, side: str) -> GameState:
         """What ``side`` may know (5.2, 5.7): the other hand, every deck's order and the
