@@ -200,3 +200,43 @@ def run(size: int = 100, queries: int = 2000, seed: int = 1) -> dict[str, Any]:
     out["sparse_2pct_viewshed_speedup_vs_hexutil"] = round(t_theirs / t_ours, 2)
     out["sparse_2pct_visible_from_centre"] = len(viewshed(sparse, sparse_policy, centre))
     return out
+
+
+def _cpu_ms_a_viewshed(path: Any, effects: Any, grazing: str, sources: list[Hex], qs: Any, rs: Any) -> float:
+    start = time.process_time()
+    for s in sources:
+        path(effects, grazing, s, qs - s.q, rs - s.r)
+    return round((time.process_time() - start) / len(sources) * 1e3, 2)
+
+
+def table_free_paths(sources: int = 10, seed: int = 1) -> list[dict[str, Any]]:
+    """The two ways a viewshed with no vector table at hand is worked out, side by side
+    on random maps (CPU ms a viewshed, from ``sources`` random hexes): from the hexes
+    that are not clear (``fastview._sparse``, forced) and line by line
+    (``fastview._streamed``); and which one ``SPARSE_SHARE`` picks. Where the crossover
+    lies is what ``SPARSE_SHARE`` was set from (issue 19 item 3)."""
+    from tabletop.engine import fastview
+    from tabletop.engine.viewshed import _kept
+
+    rows = []
+    share = fastview.SPARSE_SHARE
+    for size, blocking in ((50, 0.02), (50, 0.1), (100, 0.005), (100, 0.02), (100, 0.05), (100, 0.1)):
+        state = MapState.of(random_map(size, blocking, seed))
+        policy = FreePlayPolicy.for_map(state)
+        effects, hexes, qs, rs = _kept(state, policy)
+        rng = random.Random(seed)
+        picked = [rng.choice(hexes) for _ in range(sources)]
+        args = (effects, policy.grazing, picked, qs, rs)
+        taken = fastview._sparse(effects, policy.grazing, picked[0], qs - picked[0].q, rs - picked[0].r)
+        fastview.SPARSE_SHARE = float("inf")
+        try:
+            sparse = _cpu_ms_a_viewshed(fastview._sparse, *args)
+        finally:
+            fastview.SPARSE_SHARE = share
+        rows.append({
+            "map": f"{size} x {size}, {blocking:.1%} blocking",
+            "sparse_ms": sparse,
+            "streamed_ms": _cpu_ms_a_viewshed(fastview._streamed, *args),
+            "taken": "line by line" if taken is None else "sparse",
+        })  # fmt: skip
+    return rows
