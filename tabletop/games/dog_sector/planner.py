@@ -518,6 +518,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
     def __init__(self) -> None:
         super().__init__()
         self._memo = _Memo()
+        self._trails: tuple[Any, dict[str, set[Hex]]] = (None, {})
 
     def _phase_plan(self, view: SideView, state: GameState) -> _PhasePlan:
         """The simple bot's order, but exceptional leaders first in phase 5: a hex they
@@ -528,7 +529,35 @@ class PlanningAutoplayer(AmericanAutoplayer):
             ids = set(plan.order)
             types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
+        if FIRE_ORDER and state.phase == autoplayer.FIRE and not plan.done and not plan.actions:
+            _fire_order(state, plan.order)
         return plan
+
+    def _trail_of(self, state: GameState, unit: Piece) -> set[Hex]:
+        """The hexes ``unit`` left this phase (``NO_RETURN``): it does not step back into
+        one, so a unit with no way forward under fire does not walk to and fro."""
+        key = (state.turn, state.phase)
+        if self._trails[0] != key:
+            self._trails = (key, {})
+        return self._trails[1].setdefault(unit.id, set())
+
+    def _aimed_dist(self, state: GameState, now: autoplayer._Now, b: _Board, unit: Piece,
+                    dist: dict[Hex, int], obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
+        """The plan field of a unit that fires at only some German unit types and
+        plans with the focus of the assault (flamethrowers, CE teams: ``TYPED_AIM``): the
+        focus is taken among the German units it may fire at (Table 6), so that it does
+        not stand idle when the weakest sections hold only infantry."""
+        if unit.type not in TYPED_AIM or obstacles is not now.layout.obstacles:
+            return dist
+        layout = now.layout
+        aim = _typed_aim(b, layout, unit.type)
+        if aim is None:
+            return dist
+        key = ("typed field", unit.type, aim)
+        found = layout.memo.get(key)
+        if found is None:
+            found = layout.memo[key] = _plan_field(b, unit.type, layout, aim, self._memo)
+        return found  # type: ignore[no-any-return]
 
     def _dist(self, state: GameState, b: _Board, unit: Piece, germans: list[Piece],
               obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
@@ -552,6 +581,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
         threat of ending there (``threat``) and the swamping risk; stay if none beats
         this hex. The threat fields and the mine hexes are read from the layout's memo."""
         now = autoplayer._now(state)
+        dist = self._aimed_dist(state, now, b, unit, dist, obstacles)
         danger = _danger(state, now, b, unit)
         mines = _mine_hexes(now.layout) if obstacles is now.layout.obstacles else _mines_of(obstacles)
         risk = SWAMP_RISK * (2 if unit.type in VEHICLES else 1)
@@ -568,14 +598,20 @@ class PlanningAutoplayer(AmericanAutoplayer):
             here += MINE_AP
         if danger.get(at, 0.0) > 0:
             here += STAY_AP  # waiting in the open: a turn lost under fire
-        if left == 0 and not GOAL_THREAT_AP:
+        if left == 0 and not GOAL_THREAT_AP and not (SPREAD and unit.type in SPREAD_UNITS):
             return None  # in position: the assault accepts the fire it draws
         reach = american.unit_reach(state, unit)
+        if SPREAD and unit.type in SPREAD_UNITS:
+            chosen = _spread_choice(state, now, b, unit, dist, reach.costs, mines)
+            if chosen is not None:
+                return self._checked(state, {"do": "move", "unit": unit.id, "to": b.labels[chosen[0]],
+                                             "why": chosen[1]})  # fmt: skip
         best: tuple[Any, ...] | None = None
         labels = b.labels
+        trail = self._trail_of(state, unit) if NO_RETURN else frozenset()
         for h, cost in reach.costs.items():
             left = dist.get(h, FAR)
-            if h == at or left >= FAR:
+            if h == at or left >= FAR or h in trail:
                 continue
             v = (
                 left
@@ -589,10 +625,12 @@ class PlanningAutoplayer(AmericanAutoplayer):
             key = (v, cost, labels[h])
             if best is None or key < best:
                 best = key
-        if best is None or best[0] >= here:
+        if best is None or best[0] >= here or dist.get(at, FAR) == 0:
             return None
         to = best[-1]
         h = state.board.hex_of(to)
+        if NO_RETURN:
+            self._trail_of(state, unit).add(at)
         why = _why_move(dist.get(h, FAR), danger.get(h, 0.0))
         if danger.get(at, 0.0) > 0:
             why += f"; not waiting at {b.labels[at]} under fire (threat {danger[at]:.2f})"
@@ -609,6 +647,151 @@ class PlanningAutoplayer(AmericanAutoplayer):
         if action is not None and "why" not in action:
             action = {**action, "why": _why(state, action)}
         return action
+
+
+#: unit types that fire at only some German unit types and go with the assault: their
+#: focus sections are taken among the German units they may fire at (``_typed_aim``)
+TYPED_AIM = frozenset({"flamethrower", "ce-team"})
+FIRE_ORDER = True  # phase 6: units with fewer targets fire first (``_fire_order``)
+NO_RETURN = True  # phase 5: a unit does not step back into a hex it left (``_trail_of``)
+
+
+def _typed_aim(b: _Board, layout: autoplayer._Layout, unit_type: str) -> frozenset[str] | None:
+    """The German units (by id) a unit of ``unit_type`` aims at: those it may fire at
+    (Table 6) in the sections with the ``FOCUS_SECTIONS`` lowest counts of German steps
+    left among them; None when it may fire at none (the plain field then)."""
+    key = ("typed aim", unit_type)
+    if key in layout.by_germans:
+        return layout.by_germans[key]  # type: ignore[no-any-return]
+    line = american.tables().fire_units.get(unit_type)
+    left = autoplayer._lefts(layout, b)
+    mine = [g for g in layout.germans if line is not None and line.may_target(g.type)]
+    out: frozenset[str] | None = None
+    if mine:
+        lowest = sorted({left[g.id] for g in mine})[:FOCUS_SECTIONS]
+        out = frozenset(g.id for g in mine if left[g.id] in lowest)
+    layout.by_germans[key] = out
+    return out
+
+
+#: phase 5: assault units that fire at adjacent German units choose, among the firing
+#: positions they can reach this phase, the one whose shot adds most to the chance that
+#: some German unit is hit (``_spread_choice``); project's choice, measured
+SPREAD = True
+SPREAD_UNITS = frozenset({"infantry", "bazooka", "flamethrower", "ce-team"})
+SPREAD_GAIN = 0.05  # a unit in position moves for at least this much more chance to hit
+SPREAD_OFF_FOCUS = 0.5  # the weight of a German unit outside the focus sections
+
+
+def _chance(unit_type: str, target_type: str) -> float:
+    """Table 6: the chance that an adjacent shot of ``unit_type`` hits ``target_type``
+    (every bonus applies next door: within the bonus range, or against the type)."""
+    line = american.tables().fire_units.get(unit_type)
+    if line is None or not line.may_target(target_type):
+        return 0.0
+    bonus = line.bonus_hit is not None and (line.bonus_in_range or target_type in line.bonus_against)
+    face = line.bonus_hit if bonus and line.bonus_hit is not None else line.hit
+    return (7 - face) / 6
+
+
+def _misses(now: autoplayer._Now, b: _Board) -> dict[str, float]:
+    """By German unit id, the chance that every American unit next to it now that may
+    fire at it (not pinned) misses it: what is left for one more shot. Once a version."""
+    found = now.memo.get("misses")
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    at = {g.hex: g for g in now.layout.germans}
+    held = american.tables().fire_held_by
+    out: dict[str, float] = {}
+    for p in now.americans:
+        if p.status & held:
+            continue
+        for n in b.around[p.hex]:
+            g = at.get(n)
+            if g is not None:
+                out[g.id] = out.get(g.id, 1.0) * (1 - _chance(p.type, g.type))
+    now.memo["misses"] = out
+    return out
+
+
+def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece, dist: dict[Hex, int],
+                   costs: dict[Hex, int], mines: frozenset[Hex]) -> tuple[Hex, str] | None:  # fmt: skip
+    """Among the firing positions (plan field 0) ``unit`` may reach this phase, the one
+    where its shot adds most to the chance that a German unit of the focus is hit
+    (``_misses``: the shots of the Americans already next to it), a German unit outside
+    the focus at ``SPREAD_OFF_FOCUS``; a hit German unit is not fired at again that
+    turn (phase 6), so shots beyond the first hit are lost. None: stay, or plan as usual."""
+    at = unit.hex
+    layout = now.layout
+    germans_at = layout.by_germans.get("german at")
+    if germans_at is None:
+        germans_at = layout.by_germans["german at"] = {g.hex: g for g in layout.germans}
+    focus = _focus_ids(b, layout)
+    misses = _misses(now, b)
+
+    def value(h: Hex) -> float:
+        best = 0.0
+        for n in b.around[h]:
+            g = germans_at.get(n)
+            if g is None:
+                continue
+            p = _chance(unit.type, g.type)
+            if not p:
+                continue
+            left = misses.get(g.id, 1.0)
+            if n in b.around[at] and not unit.status & american.tables().fire_held_by:
+                left /= 1 - p  # its own shot from here is counted in: take it out
+            v = p * left * (1.0 if g.id in focus else SPREAD_OFF_FOCUS)
+            best = max(best, v)
+        return best
+
+    swamped = b.swamped
+    pick: tuple[Any, ...] | None = None
+    for h, cost in costs.items():
+        if h == at or dist.get(h, FAR) != 0 or h in mines or swamped[h]:
+            continue
+        key = (-value(h), cost, b.labels[h])
+        if pick is None or key < pick:
+            pick = key
+    if pick is None:
+        return None
+    here = value(at) if dist.get(at, FAR) == 0 else None
+    gain = -pick[0]
+    if here is not None and gain < here + SPREAD_GAIN:
+        return None
+    if gain <= 0:
+        return None
+    h = state.board.hex_of(pick[-1])
+    why = f"planner: the firing position where its shot adds most, a {gain:.2f} chance to hit"
+    if here is not None:
+        why += f" (here {here:.2f}: German units next to it already drawing enough shots)"
+    return h, why
+
+
+def _focus_ids(b: _Board, layout: autoplayer._Layout) -> frozenset[str]:
+    """The German units (by id) of the focus sections (``FOCUS_SECTIONS`` lowest
+    counts of steps left), as ``_starts`` aims the assault."""
+    found = layout.by_germans.get("focus ids")
+    if found is None:
+        left = autoplayer._lefts(layout, b)
+        lowest = sorted(set(left.values()))[:FOCUS_SECTIONS]
+        found = layout.by_germans["focus ids"] = frozenset(g for g, n in left.items() if n in lowest)
+    return found  # type: ignore[no-any-return]
+
+
+def _fire_order(state: GameState, order: list[str]) -> None:
+    """Phase 6: the units with fewer German units in reach fire first (a stable sort,
+    in place). A target hit is not fired at again that turn (phase 6), so a unit
+    with other targets should see the first shots' results before choosing."""
+    now = autoplayer._now(state)
+    b = autoplayer._board(state.board)
+    layout = now.layout
+    count: dict[str, int] = {}
+    for p in now.americans:
+        if p.id in count or american.tables().fire_units.get(p.type) is None:
+            continue
+        count[p.id] = len(autoplayer._in_range(layout, b, p)) if b.position[p.hex] is not None else 0
+    order.sort(key=lambda uid: count.get(uid, 0))
 
 
 def _danger(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece) -> dict[Hex, float]:
