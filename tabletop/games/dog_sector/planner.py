@@ -126,10 +126,12 @@ from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, hexes_within
 
-from . import american, autoplayer, hits
+from . import american, autoplayer, hits, victory
 from .autoplayer import FAR, SWAMP_RISK, VEHICLES, AmericanAutoplayer, _Board, _PhasePlan
 from .los import tables as los_tables
 from .procedures import AMERICAN, GERMAN
+from .procedures import tables as rule_tables
+from .ruleset import with_where
 
 #: Table 4 as expected harm of one shot: (hit, pinned) chances, without and with the bonus
 #: (infantry adjacent: +1; AT gun within 10 hexes: 5-6)
@@ -533,6 +535,29 @@ class PlanningAutoplayer(AmericanAutoplayer):
             _fire_order(state, plan.order)
         return plan
 
+    def _fire(self, state: GameState, unit: Piece) -> Action | None:
+        """The simple bot's target (Table 6: best chance, a section cleared, the weakest
+        section), but in the game's last turn not one in a section that can no longer be
+        cleared (``_hopeless``) while another target is open to the unit."""
+        action = super()._fire(state, unit)
+        if action is None or not LAST_TURNS or state.turn < rule_tables().turns:
+            return action
+        now = autoplayer._now(state)
+        b = autoplayer._board(state.board)
+        hopeless = _hopeless(b, now.layout, state.turn)
+        if action["target"] not in hopeless:
+            return action
+        t, targeted = american.tables(), hits.tables().targeted_mark
+        for g in autoplayer._in_range(now.layout, b, unit):
+            if g.id in hopeless or state.marked(targeted, g.id):
+                continue
+            if unit.type in t.ff_units and autoplayer._friendly_fire(state, now, unit, g):
+                continue
+            if american.refusal(state, {"do": "fire", "unit": unit.id, "target": g.id}) is None:
+                why = "planner: the last turn, a target in a section that may still be cleared"
+                return {**with_where(state, {"do": "fire", "unit": unit.id, "target": g.id}), "why": why}
+        return action
+
     def _trail_of(self, state: GameState, unit: Piece) -> set[Hex]:
         """The hexes ``unit`` left this phase (``NO_RETURN``): it does not step back into
         one, so a unit with no way forward under fire does not walk to and fro."""
@@ -547,16 +572,22 @@ class PlanningAutoplayer(AmericanAutoplayer):
         plans with the focus of the assault (flamethrowers, CE teams: ``TYPED_AIM``): the
         focus is taken among the German units it may fire at (Table 6), so that it does
         not stand idle when the weakest sections hold only infantry."""
-        if unit.type not in TYPED_AIM or obstacles is not now.layout.obstacles:
+        if obstacles is not now.layout.obstacles:
             return dist
+        kind = "infantry" if unit.type in AS_INFANTRY else unit.type
         layout = now.layout
-        aim = _typed_aim(b, layout, unit.type)
+        if state.turn < FOCUS_FROM_TURN and kind in EARLY_WIDE:
+            aim = _typed_aim(b, layout, kind, wide=True)
+        elif unit.type in TYPED_AIM:
+            aim = _typed_aim(b, layout, kind)
+        else:
+            return dist
         if aim is None:
             return dist
-        key = ("typed field", unit.type, aim)
+        key = ("typed field", kind, aim)
         found = layout.memo.get(key)
         if found is None:
-            found = layout.memo[key] = _plan_field(b, unit.type, layout, aim, self._memo)
+            found = layout.memo[key] = _plan_field(b, kind, layout, aim, self._memo)
         return found  # type: ignore[no-any-return]
 
     def _dist(self, state: GameState, b: _Board, unit: Piece, germans: list[Piece],
@@ -608,6 +639,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
                                              "why": chosen[1]})  # fmt: skip
         best: tuple[Any, ...] | None = None
         labels = b.labels
+        rear = REAR_RANGED and unit.type in REAR_UNITS
         trail = self._trail_of(state, unit) if NO_RETURN else frozenset()
         for h, cost in reach.costs.items():
             left = dist.get(h, FAR)
@@ -622,10 +654,10 @@ class PlanningAutoplayer(AmericanAutoplayer):
                 v += MINE_AP
             if best is not None and v > best[0]:
                 continue  # (value, cost, label): only an equal value reads the rest
-            key = (v, cost, labels[h])
+            key = (v, -b.to_trench[h] if rear else 0, cost, labels[h])
             if best is None or key < best:
                 best = key
-        if best is None or best[0] >= here or dist.get(at, FAR) == 0:
+        if best is None or best[0] >= here or (dist.get(at, FAR) == 0 and not GOAL_THREAT_AP):
             return None
         to = best[-1]
         h = state.board.hex_of(to)
@@ -652,22 +684,32 @@ class PlanningAutoplayer(AmericanAutoplayer):
 #: unit types that fire at only some German unit types and go with the assault: their
 #: focus sections are taken among the German units they may fire at (``_typed_aim``)
 TYPED_AIM = frozenset({"flamethrower", "ce-team"})
-FIRE_ORDER = True  # phase 6: units with fewer targets fire first (``_fire_order``)
-NO_RETURN = True  # phase 5: a unit does not step back into a hex it left (``_trail_of``)
+#: before this turn the assault (``EARLY_WIDE``) aims at every German unit, the weaker
+#: sections first by ``CONCENTRATE_AP`` a step, rather than at the focus sections only
+FOCUS_FROM_TURN = 0
+EARLY_WIDE = frozenset({"infantry", "flamethrower", "ce-team", "exceptional-leader"})
+#: ranged units take, among equally good hexes, the one farthest from the trenches:
+#: German units fire at the nearest target (phase 4), so one farther back draws less
+REAR_RANGED = False
+REAR_UNITS = frozenset({"forward-observer", "sharpshooter"})
+FIRE_ORDER = False  # phase 6: units with fewer targets fire first (``_fire_order``)
+NO_RETURN = False  # phase 5: a unit does not step back into a hex it left (``_trail_of``)
 
 
-def _typed_aim(b: _Board, layout: autoplayer._Layout, unit_type: str) -> frozenset[str] | None:
+def _typed_aim(b: _Board, layout: autoplayer._Layout, unit_type: str, wide: bool = False) -> frozenset[str] | None:
     """The German units (by id) a unit of ``unit_type`` aims at: those it may fire at
     (Table 6) in the sections with the ``FOCUS_SECTIONS`` lowest counts of German steps
     left among them; None when it may fire at none (the plain field then)."""
-    key = ("typed aim", unit_type)
+    key = ("typed aim", unit_type, wide)
     if key in layout.by_germans:
         return layout.by_germans[key]  # type: ignore[no-any-return]
     line = american.tables().fire_units.get(unit_type)
     left = autoplayer._lefts(layout, b)
     mine = [g for g in layout.germans if line is not None and line.may_target(g.type)]
     out: frozenset[str] | None = None
-    if mine:
+    if mine and wide:
+        out = frozenset(g.id for g in mine)
+    elif mine:
         lowest = sorted({left[g.id] for g in mine})[:FOCUS_SECTIONS]
         out = frozenset(g.id for g in mine if left[g.id] in lowest)
     layout.by_germans[key] = out
@@ -681,6 +723,7 @@ SPREAD = True
 SPREAD_UNITS = frozenset({"infantry", "bazooka", "flamethrower", "ce-team"})
 SPREAD_GAIN = 0.05  # a unit in position moves for at least this much more chance to hit
 SPREAD_OFF_FOCUS = 0.5  # the weight of a German unit outside the focus sections
+SPREAD_LAST = 2.0  # the weight of the last German unit in its section's trenches
 
 
 def _chance(unit_type: str, target_type: str) -> float:
@@ -728,6 +771,9 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
         germans_at = layout.by_germans["german at"] = {g.hex: g for g in layout.germans}
     focus = _focus_ids(b, layout)
     misses = _misses(now, b)
+    lefts = autoplayer._lefts(layout, b)
+    hopeless = _hopeless(b, layout, state.turn) if LAST_TURNS else frozenset()
+    last = LAST_TURNS and state.turn >= rule_tables().turns  # any German unit worth a shot
 
     def value(h: Hex) -> float:
         best = 0.0
@@ -741,21 +787,25 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
             left = misses.get(g.id, 1.0)
             if n in b.around[at] and not unit.status & american.tables().fire_held_by:
                 left /= 1 - p  # its own shot from here is counted in: take it out
+            if g.id in hopeless:
+                continue  # its section cannot be cleared in the turns left
             v = p * left * (1.0 if g.id in focus else SPREAD_OFF_FOCUS)
+            if SPREAD_LAST != 1.0 and lefts.get(g.id, 0) <= g.steps:
+                v *= SPREAD_LAST  # the last German steps in its section's trenches
             best = max(best, v)
         return best
 
     swamped = b.swamped
     pick: tuple[Any, ...] | None = None
     for h, cost in costs.items():
-        if h == at or dist.get(h, FAR) != 0 or h in mines or swamped[h]:
+        if h == at or h in mines or swamped[h] or (dist.get(h, FAR) != 0 and not (last and b.position[h])):
             continue
         key = (-value(h), cost, b.labels[h])
         if pick is None or key < pick:
             pick = key
     if pick is None:
         return None
-    here = value(at) if dist.get(at, FAR) == 0 else None
+    here = value(at) if dist.get(at, FAR) == 0 or last else None
     gain = -pick[0]
     if here is not None and gain < here + SPREAD_GAIN:
         return None
@@ -766,6 +816,29 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
     if here is not None:
         why += f" (here {here:.2f}: German units next to it already drawing enough shots)"
     return h, why
+
+
+#: in the game's last turn, the planner gives up the sections it cannot clear by the
+#: end (a German infantry unit with two steps takes two hits, one a turn: phase 6)
+LAST_TURNS = True
+
+
+def _hopeless(b: _Board, layout: autoplayer._Layout, turn: int) -> frozenset[str]:
+    """The German units (by id) in sections that cannot be cleared by the end of the
+    game: a unit there has more steps than turns are left (a target hit is not fired at
+    again that turn, phase 6, so a unit loses at most one step a turn)."""
+    left_turns = rule_tables().turns - turn + 1
+    key = ("hopeless", left_turns)
+    found = layout.by_germans.get(key)
+    if found is None:
+        of_hex, terrain = b.sections.of_hex, b.board.terrain
+        none: frozenset[str] = frozenset()
+        lost = {s for g in layout.germans if terrain[g.hex] == victory.TRENCH and g.steps > left_turns
+                for s in of_hex.get(g.hex, none)}  # fmt: skip
+        found = layout.by_germans[key] = frozenset(
+            g.id for g in layout.germans if of_hex.get(g.hex, none) and of_hex.get(g.hex, none) <= lost
+        )
+    return found  # type: ignore[no-any-return]
 
 
 def _focus_ids(b: _Board, layout: autoplayer._Layout) -> frozenset[str]:
