@@ -520,7 +520,6 @@ class PlanningAutoplayer(AmericanAutoplayer):
     def __init__(self) -> None:
         super().__init__()
         self._memo = _Memo()
-        self._trails: tuple[Any, dict[str, set[Hex]]] = (None, {})
 
     def _phase_plan(self, view: SideView, state: GameState) -> _PhasePlan:
         """The simple bot's order, but exceptional leaders first in phase 5: a hex they
@@ -531,8 +530,6 @@ class PlanningAutoplayer(AmericanAutoplayer):
             ids = set(plan.order)
             types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
-        if FIRE_ORDER and state.phase == autoplayer.FIRE and not plan.done and not plan.actions:
-            _fire_order(state, plan.order)
         return plan
 
     def _fire(self, state: GameState, unit: Piece) -> Action | None:
@@ -558,14 +555,6 @@ class PlanningAutoplayer(AmericanAutoplayer):
                 return {**with_where(state, {"do": "fire", "unit": unit.id, "target": g.id}), "why": why}
         return action
 
-    def _trail_of(self, state: GameState, unit: Piece) -> set[Hex]:
-        """The hexes ``unit`` left this phase (``NO_RETURN``): it does not step back into
-        one, so a unit with no way forward under fire does not walk to and fro."""
-        key = (state.turn, state.phase)
-        if self._trails[0] != key:
-            self._trails = (key, {})
-        return self._trails[1].setdefault(unit.id, set())
-
     def _aimed_dist(self, state: GameState, now: autoplayer._Now, b: _Board, unit: Piece,
                     dist: dict[Hex, int], obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:  # fmt: skip
         """The plan field of a unit that fires at only some German unit types and
@@ -576,9 +565,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
             return dist
         kind = "infantry" if unit.type in AS_INFANTRY else unit.type
         layout = now.layout
-        if state.turn < FOCUS_FROM_TURN and kind in EARLY_WIDE:
-            aim = _typed_aim(b, layout, kind, wide=True)
-        elif unit.type in TYPED_AIM:
+        if unit.type in TYPED_AIM:
             aim = _typed_aim(b, layout, kind)
         else:
             return dist
@@ -639,11 +626,9 @@ class PlanningAutoplayer(AmericanAutoplayer):
                                              "why": chosen[1]})  # fmt: skip
         best: tuple[Any, ...] | None = None
         labels = b.labels
-        rear = REAR_RANGED and unit.type in REAR_UNITS
-        trail = self._trail_of(state, unit) if NO_RETURN else frozenset()
         for h, cost in reach.costs.items():
             left = dist.get(h, FAR)
-            if h == at or left >= FAR or h in trail:
+            if h == at or left >= FAR:
                 continue
             v = (
                 left
@@ -654,15 +639,13 @@ class PlanningAutoplayer(AmericanAutoplayer):
                 v += MINE_AP
             if best is not None and v > best[0]:
                 continue  # (value, cost, label): only an equal value reads the rest
-            key = (v, -b.to_trench[h] if rear else 0, cost, labels[h])
+            key = (v, cost, labels[h])
             if best is None or key < best:
                 best = key
         if best is None or best[0] >= here or (dist.get(at, FAR) == 0 and not GOAL_THREAT_AP):
             return None
         to = best[-1]
         h = state.board.hex_of(to)
-        if NO_RETURN:
-            self._trail_of(state, unit).add(at)
         why = _why_move(dist.get(h, FAR), danger.get(h, 0.0))
         if danger.get(at, 0.0) > 0:
             why += f"; not waiting at {b.labels[at]} under fire (threat {danger[at]:.2f})"
@@ -684,32 +667,18 @@ class PlanningAutoplayer(AmericanAutoplayer):
 #: unit types that fire at only some German unit types and go with the assault: their
 #: focus sections are taken among the German units they may fire at (``_typed_aim``)
 TYPED_AIM = frozenset({"flamethrower", "ce-team"})
-#: before this turn the assault (``EARLY_WIDE``) aims at every German unit, the weaker
-#: sections first by ``CONCENTRATE_AP`` a step, rather than at the focus sections only
-FOCUS_FROM_TURN = 0
-EARLY_WIDE = frozenset({"infantry", "flamethrower", "ce-team", "exceptional-leader"})
-#: ranged units take, among equally good hexes, the one farthest from the trenches:
-#: German units fire at the nearest target (phase 4), so one farther back draws less
-REAR_RANGED = False
-REAR_UNITS = frozenset({"forward-observer", "sharpshooter"})
-FIRE_ORDER = False  # phase 6: units with fewer targets fire first (``_fire_order``)
-NO_RETURN = False  # phase 5: a unit does not step back into a hex it left (``_trail_of``)
-
-
-def _typed_aim(b: _Board, layout: autoplayer._Layout, unit_type: str, wide: bool = False) -> frozenset[str] | None:
+def _typed_aim(b: _Board, layout: autoplayer._Layout, unit_type: str) -> frozenset[str] | None:
     """The German units (by id) a unit of ``unit_type`` aims at: those it may fire at
     (Table 6) in the sections with the ``FOCUS_SECTIONS`` lowest counts of German steps
     left among them; None when it may fire at none (the plain field then)."""
-    key = ("typed aim", unit_type, wide)
+    key = ("typed aim", unit_type)
     if key in layout.by_germans:
         return layout.by_germans[key]  # type: ignore[no-any-return]
     line = american.tables().fire_units.get(unit_type)
     left = autoplayer._lefts(layout, b)
     mine = [g for g in layout.germans if line is not None and line.may_target(g.type)]
     out: frozenset[str] | None = None
-    if mine and wide:
-        out = frozenset(g.id for g in mine)
-    elif mine:
+    if mine:
         lowest = sorted({left[g.id] for g in mine})[:FOCUS_SECTIONS]
         out = frozenset(g.id for g in mine if left[g.id] in lowest)
     layout.by_germans[key] = out
@@ -723,6 +692,7 @@ SPREAD = True
 SPREAD_UNITS = frozenset({"infantry", "bazooka", "flamethrower", "ce-team"})
 SPREAD_GAIN = 0.05  # a unit in position moves for at least this much more chance to hit
 SPREAD_OFF_FOCUS = 0.5  # the weight of a German unit outside the focus sections
+MISSES_ONE = False  # ``_misses`` counts each American unit at one German unit only
 SPREAD_LAST = 2.0  # the weight of the last German unit in its section's trenches
 
 
@@ -749,10 +719,11 @@ def _misses(now: autoplayer._Now, b: _Board) -> dict[str, float]:
     for p in now.americans:
         if p.status & held:
             continue
-        for n in b.around[p.hex]:
-            g = at.get(n)
-            if g is not None:
-                out[g.id] = out.get(g.id, 1.0) * (1 - _chance(p.type, g.type))
+        aimed = [(_chance(p.type, g.type), g.id) for n in b.around[p.hex] if (g := at.get(n)) is not None]
+        if MISSES_ONE and aimed:
+            aimed = [max(aimed)]  # it fires once: at its best chance (Table 6)
+        for chance, gid in aimed:
+            out[gid] = out.get(gid, 1.0) * (1 - chance)
     now.memo["misses"] = out
     return out
 
@@ -773,6 +744,11 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
     misses = _misses(now, b)
     lefts = autoplayer._lefts(layout, b)
     hopeless = _hopeless(b, layout, state.turn) if LAST_TURNS else frozenset()
+    own: dict[str, float] = {}  # the unit's shot as ``_misses`` counts it, by German unit
+    if not unit.status & american.tables().fire_held_by:
+        mine = [(_chance(unit.type, g.type), g.id) for n in b.around[at] if (g := germans_at.get(n)) is not None]
+        for chance, gid in [max(mine)] if MISSES_ONE and mine else mine:
+            own[gid] = chance
     last = LAST_TURNS and state.turn >= rule_tables().turns  # any German unit worth a shot
 
     def value(h: Hex) -> float:
@@ -785,8 +761,8 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
             if not p:
                 continue
             left = misses.get(g.id, 1.0)
-            if n in b.around[at] and not unit.status & american.tables().fire_held_by:
-                left /= 1 - p  # its own shot from here is counted in: take it out
+            if g.id in own:
+                left /= 1 - own[g.id]  # its own shot from here is counted in: take it out
             if g.id in hopeless:
                 continue  # its section cannot be cleared in the turns left
             v = p * left * (1.0 if g.id in focus else SPREAD_OFF_FOCUS)
@@ -850,21 +826,6 @@ def _focus_ids(b: _Board, layout: autoplayer._Layout) -> frozenset[str]:
         lowest = sorted(set(left.values()))[:FOCUS_SECTIONS]
         found = layout.by_germans["focus ids"] = frozenset(g for g, n in left.items() if n in lowest)
     return found  # type: ignore[no-any-return]
-
-
-def _fire_order(state: GameState, order: list[str]) -> None:
-    """Phase 6: the units with fewer German units in reach fire first (a stable sort,
-    in place). A target hit is not fired at again that turn (phase 6), so a unit
-    with other targets should see the first shots' results before choosing."""
-    now = autoplayer._now(state)
-    b = autoplayer._board(state.board)
-    layout = now.layout
-    count: dict[str, int] = {}
-    for p in now.americans:
-        if p.id in count or american.tables().fire_units.get(p.type) is None:
-            continue
-        count[p.id] = len(autoplayer._in_range(layout, b, p)) if b.position[p.hex] is not None else 0
-    order.sort(key=lambda uid: count.get(uid, 0))
 
 
 def _danger(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece) -> dict[Hex, float]:
