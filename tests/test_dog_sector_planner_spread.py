@@ -150,3 +150,44 @@ def test_the_last_turn_gives_up_a_section_it_cannot_clear() -> None:
     chosen = first_action(state(12))
     assert chosen["do"] == "move" and chosen["unit"] == "A1"
     assert board().hex_of(str(chosen["to"])) in b.around[board().hex_of("0612")]
+
+
+def test_near_a_crowded_focus_a_unit_takes_a_free_german_unit_off_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Phase 5 stacking ("only one unit of each type" a hex): every free hex next to the
+    MG pillbox of section 1 (the weakest, 1 step) holds infantry, so another infantry
+    unit there has no firing position of the focus to go to. Within ``WIDE_NEAR`` AP of
+    the focus the planner counts the firing positions of every German unit, one
+    outside the focus at half weight (``SPREAD_OFF_FOCUS``): it goes next to a German
+    infantry unit of section 2 (4 steps left, not in the focus) and fires there, where
+    without it the unit waited a hex away from the crowd."""
+    def state() -> GameState:
+        s = fresh()
+        mg = put(s, "G1", "mg-pillbox", "0412", "german")  # section 1: 1 step
+        put(s, "G2", "infantry", "2212", "german")  # section 5: 2 steps
+        put(s, "G3", "infantry", "0712", "german")  # section 2: 4 steps
+        put(s, "G4", "infantry", "0812", "german")
+        for i, label in enumerate(next_to(mg.hex)):
+            put(s, f"A{i}", "infantry", label)
+        put(s, "A9", "infantry", "0510")
+        return s
+
+    b = autoplayer._board(board())
+    germans = {g: board().hex_of(label) for g, label in (("G3", "0712"), ("G4", "0812"))}
+
+    def play(s: GameState) -> tuple[Hex, list[str]]:
+        game = Game(DogSectorRules(), s, 1)
+        bot = PlanningAutoplayer()
+        whys = []
+        for _ in range(20):
+            action = bot.choose(game.side_view("american"))
+            if action["do"] == "end-phase":
+                break
+            whys.append(str(action.get("why")))
+            game.play(action)
+        return game.state.map.piece("A9").hex, whys
+
+    at, whys = play(state())
+    assert any(at in b.around[h] for h in germans.values())
+    monkeypatch.setattr(planner, "WIDE_NEAR", -1)
+    at, _ = play(state())
+    assert not any(at in b.around[h] for h in germans.values())

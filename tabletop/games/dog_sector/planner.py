@@ -43,6 +43,27 @@ and changes what ``simple`` does badly, each a project's choice measured with
   the targets skipped). Instead forward observers, tanks and dozers aim (move) at
   German units with no American unit within the friendly fire radius (``_quiet``),
   where their hits count.
+- **Spreading the shots** (fifth pass). A German unit hit is not fired at again that
+  turn (phase 6: "If a target is reduced, it cannot be targeted again in the same
+  turn"), so a shot at a German unit others already fire at adds only the chance that
+  they all miss. Infantry, bazookas, flamethrowers and CE teams that can reach a firing
+  position of the focus this phase take the one where their shot adds most to the
+  chance that some German unit is hit (``_spread_choice``: Table 6's chance times the
+  chance that the American units already next to it, not pinned, all miss;
+  ``_misses``), the last German unit of a section counting double (``SPREAD_LAST``)
+  and one outside the focus half (``SPREAD_OFF_FOCUS``); a unit in position moves
+  only for ``SPREAD_GAIN`` more. Before this, units took the nearest firing position:
+  of 58 infantry unit-turns a game next to German units in phase 6, 15 fired no shot
+  (light, 30 games); with it 10 of 53.
+- **Flamethrowers and CE teams** take their focus among the German units they may fire
+  at (Table 6: a flamethrower at all but infantry, a CE team at MG pillboxes and AT
+  guns; ``_typed_aim``): when the weakest sections held only German infantry their
+  plan field had no goal and they stood still.
+- **The last turn** (``LAST_TURNS``): a German infantry unit with two steps takes two
+  hits, one a turn, so in the game's last turn a section holding one cannot be
+  cleared (``_hopeless``; Table 7 counts only cleared sections): the assault moves to
+  the German units of the sections that may still fall, to any firing position within
+  reach, and fires at them first.
 
 Measured (mean trench sections cleared at light / moderate / heavy bombardment; every
 figure in this paragraph and the next was taken with artillery hitting on 5-6, before
@@ -621,6 +642,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
         reach = american.unit_reach(state, unit)
         if SPREAD and unit.type in SPREAD_UNITS:
             chosen = _spread_choice(state, now, b, unit, dist, reach.costs, mines)
+            if chosen is not None and chosen[0] == at:
+                return None  # a firing position off the focus, where its shot adds most
             if chosen is not None:
                 return self._checked(state, {"do": "move", "unit": unit.id, "to": b.labels[chosen[0]],
                                              "why": chosen[1]})  # fmt: skip
@@ -692,6 +715,8 @@ SPREAD = True
 SPREAD_UNITS = frozenset({"infantry", "bazooka", "flamethrower", "ce-team"})
 SPREAD_GAIN = 0.05  # a unit in position moves for at least this much more chance to hit
 SPREAD_OFF_FOCUS = 0.5  # the weight of a German unit outside the focus sections
+WIDE_NEAR = 6  # within this many AP of the focus, firing positions off it count too
+WIDE_STAY = True  # a unit next to a German unit off the focus, worth its shot, stays
 MISSES_ONE = False  # ``_misses`` counts each American unit at one German unit only
 SPREAD_LAST = 2.0  # the weight of the last German unit in its section's trenches
 
@@ -750,6 +775,7 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
         for chance, gid in [max(mine)] if MISSES_ONE and mine else mine:
             own[gid] = chance
     last = LAST_TURNS and state.turn >= rule_tables().turns  # any German unit worth a shot
+    wide = last or dist.get(at, FAR) <= WIDE_NEAR  # near the focus: any German unit next door
 
     def value(h: Hex) -> float:
         best = 0.0
@@ -774,22 +800,25 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
     swamped = b.swamped
     pick: tuple[Any, ...] | None = None
     for h, cost in costs.items():
-        if h == at or h in mines or swamped[h] or (dist.get(h, FAR) != 0 and not (last and b.position[h])):
+        if h == at or h in mines or swamped[h] or (dist.get(h, FAR) != 0 and not (wide and b.position[h])):
             continue
         key = (-value(h), cost, b.labels[h])
         if pick is None or key < pick:
             pick = key
     if pick is None:
-        return None
-    here = value(at) if dist.get(at, FAR) == 0 or last else None
+        here_only = value(at) if wide and WIDE_STAY and dist.get(at, FAR) != 0 else 0.0
+        return (at, "") if here_only > 0 else None
+    here = value(at) if dist.get(at, FAR) == 0 or wide else None
     gain = -pick[0]
     if here is not None and gain < here + SPREAD_GAIN:
-        return None
+        # stay: in a firing position of the focus as the plain plan would, or (near
+        # the focus) next to a German unit where its shot adds as much
+        return (at, "") if WIDE_STAY and here > 0 and dist.get(at, FAR) != 0 else None
     if gain <= 0:
         return None
     h = state.board.hex_of(pick[-1])
     why = f"planner: the firing position where its shot adds most, a {gain:.2f} chance to hit"
-    if here is not None:
+    if here:
         why += f" (here {here:.2f}: German units next to it already drawing enough shots)"
     return h, why
 
