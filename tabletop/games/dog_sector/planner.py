@@ -115,6 +115,32 @@ planner): 14 units swamped on landing (phase 2, before they can move), 27 killed
 German fire (8 of them on the landing row, 10 on the open beach, 7 at the bluffs'
 top), 4 by the artillery; 30 pins. Ranged units fire little: about 17 tank-turns on
 the map in a game, a third of them with every target blocked by friendly fire.
+The fifth pass (spreading, typed aim, the last turn, firing positions near the focus),
+with artillery hitting on 6, 300 games a level (seeds 1-300), paired with the planner
+before it (3.06 / 3.37 / 3.59; the simple bot 2.39 / 2.62 / 2.82 on the same seeds):
+spreading and typed aim 3.31 / 3.54 / 3.76 (typed aim alone 3.08 / 3.39 / 3.61);
+the last German unit of a section double (``SPREAD_LAST`` 2) 3.32 / 3.57 / 3.80; the
+last turn 3.36 / 3.58 / 3.81; firing positions off the focus within 6 AP of it
+(``WIDE_NEAR``), staying at one worth its shot, 3.37 / 3.72 / 3.94 (+0.31 / +0.34 /
++0.34 sections on the same seeds, a standard error of the paired difference about
+0.07). Tried in the fifth pass and not kept (the same seeds; a switch each, since
+removed; each against the step before it, in brackets): the units with fewest targets
+in reach firing first in phase 6 together with no stepping back into a hex left in the
+same phase (3.10 / 3.37 / 3.45 before spreading; with it 3.24 / 3.60 / 3.74 [3.31 /
+3.54 / 3.76]); three focus sections with those (3.30 / 3.49 / 3.61 [3.24 / 3.60 /
+3.74]); one (2.71 / 2.74 after the first two levels); German units off the focus at
+full weight (3.19 / 3.52 / 3.60 [3.31 / 3.54 / 3.76]) or 0.2 (3.33 / 3.56 / 3.81 [3.32
+/ 3.57 / 3.80]); ``SPREAD_LAST`` 3 (3.26 / 3.59 / 3.80 [the same]); every German unit
+aimed at until turn 5 (3.39 / 3.53 / 3.77 [the same]); ``SPREAD_GAIN`` 0 (3.24 / 3.63
+/ 3.63 [3.36 / 3.58 / 3.81]) or 0.1 (3.33 / 3.56 / 3.81 [the same]); ``CONCENTRATE_AP``
+2 (3.39 / 3.57 / 3.75 [the same]); each American unit counted at one German unit only
+in ``_misses`` (3.35 / 3.59 / 3.80 [the same]); firing positions
+off the focus, without staying at one, within 3 AP of it (3.35 / 3.67 / 3.85 [the
+same]), 6 (3.39 / 3.73 / 3.86), 12 (3.40 / 3.66 / 3.86) or anywhere (3.41 / 3.70 /
+3.78): a unit that reached one walked on into the focus with the AP it had left;
+with staying (kept), German units off the focus at 0.75 (3.29 / 3.73 / 3.80 [3.37 /
+3.72 / 3.94]) and three focus sections (3.37 / 3.66 / 3.79 [the same]).
+
 CPU: the threat field is summed from each German unit's share (worked out once per
 map), and the plan field searched again only from the hexes an obstacle left (14% of
 the searches): ``benchmarks.speed.games(20)`` 3.52 -> 3.92 games a CPU-second on a
@@ -717,13 +743,29 @@ SPREAD_GAIN = 0.05  # a unit in position moves for at least this much more chanc
 SPREAD_OFF_FOCUS = 0.5  # the weight of a German unit outside the focus sections
 WIDE_NEAR = 6  # within this many AP of the focus, firing positions off it count too
 WIDE_STAY = True  # a unit next to a German unit off the focus, worth its shot, stays
-MISSES_ONE = False  # ``_misses`` counts each American unit at one German unit only
 SPREAD_LAST = 2.0  # the weight of the last German unit in its section's trenches
+
+
+_chances: dict[Any, float] = {}
 
 
 def _chance(unit_type: str, target_type: str) -> float:
     """Table 6: the chance that an adjacent shot of ``unit_type`` hits ``target_type``
-    (every bonus applies next door: within the bonus range, or against the type)."""
+    (every bonus applies next door: within the bonus range, or against the type),
+    remembered while the tables are the same object."""
+    t = american.tables()
+    if _chances.get("tables") is not t:
+        _chances.clear()
+        _chances["tables"] = t  # type: ignore[assignment]
+    key = (unit_type, target_type)
+    found = _chances.get(key)
+    if found is None:
+        found = _chances[key] = _table_6_chance(unit_type, target_type)
+    return found
+
+
+def _table_6_chance(unit_type: str, target_type: str) -> float:
+    """``_chance`` worked out."""
     line = american.tables().fire_units.get(unit_type)
     if line is None or not line.may_target(target_type):
         return 0.0
@@ -744,11 +786,10 @@ def _misses(now: autoplayer._Now, b: _Board) -> dict[str, float]:
     for p in now.americans:
         if p.status & held:
             continue
-        aimed = [(_chance(p.type, g.type), g.id) for n in b.around[p.hex] if (g := at.get(n)) is not None]
-        if MISSES_ONE and aimed:
-            aimed = [max(aimed)]  # it fires once: at its best chance (Table 6)
-        for chance, gid in aimed:
-            out[gid] = out.get(gid, 1.0) * (1 - chance)
+        for n in b.around[p.hex]:
+            g = at.get(n)
+            if g is not None:
+                out[g.id] = out.get(g.id, 1.0) * (1 - _chance(p.type, g.type))
     now.memo["misses"] = out
     return out
 
@@ -765,15 +806,18 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
     germans_at = layout.by_germans.get("german at")
     if germans_at is None:
         germans_at = layout.by_germans["german at"] = {g.hex: g for g in layout.germans}
+        layout.by_germans["next to germans"] = frozenset(n for h in germans_at for n in b.around[h])
+    near: frozenset[Hex] = layout.by_germans["next to germans"]  # where a shot may be worth something
     focus = _focus_ids(b, layout)
     misses = _misses(now, b)
     lefts = autoplayer._lefts(layout, b)
     hopeless = _hopeless(b, layout, state.turn) if LAST_TURNS else frozenset()
     own: dict[str, float] = {}  # the unit's shot as ``_misses`` counts it, by German unit
     if not unit.status & american.tables().fire_held_by:
-        mine = [(_chance(unit.type, g.type), g.id) for n in b.around[at] if (g := germans_at.get(n)) is not None]
-        for chance, gid in [max(mine)] if MISSES_ONE and mine else mine:
-            own[gid] = chance
+        for n in b.around[at]:
+            g = germans_at.get(n)
+            if g is not None:
+                own[g.id] = _chance(unit.type, g.type)
     last = LAST_TURNS and state.turn >= rule_tables().turns  # any German unit worth a shot
     wide = last or dist.get(at, FAR) <= WIDE_NEAR  # near the focus: any German unit next door
 
@@ -800,7 +844,9 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
     swamped = b.swamped
     pick: tuple[Any, ...] | None = None
     for h, cost in costs.items():
-        if h == at or h in mines or swamped[h] or (dist.get(h, FAR) != 0 and not (wide and b.position[h])):
+        if h not in near or h == at or h in mines or swamped[h]:
+            continue
+        if dist.get(h, FAR) != 0 and not (wide and b.position[h]):
             continue
         key = (-value(h), cost, b.labels[h])
         if pick is None or key < pick:
