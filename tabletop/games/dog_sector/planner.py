@@ -123,7 +123,12 @@ the last German unit of a section double (``SPREAD_LAST`` 2) 3.32 / 3.57 / 3.80;
 last turn 3.36 / 3.58 / 3.81; firing positions off the focus within 6 AP of it
 (``WIDE_NEAR``), staying at one worth its shot, 3.37 / 3.72 / 3.94 (+0.31 / +0.34 /
 +0.34 sections on the same seeds, a standard error of the paired difference about
-0.07). Tried in the fifth pass and not kept (the same seeds; a switch each, since
+0.07). Over 1,000 games a level (seeds 1-1000, ``tabletop sim dog-sector --games 1000
+--seed 1 --jobs 1``, 971 s on a loaded machine): 3.305 / 3.634 / 3.801 (Private 16.5 /
+11.4 / 11.9%, Colonel 10.9 / 16.0 / 19.6%), against the planner before it 3.062 / 3.284
+/ 3.432 and the simple bot 2.330 / 2.564 / 2.750 on the same seeds: +0.98 / +1.07 /
++1.05 sections over the simple bot, still short of issue 20's one section at light
+bombardment. Tried in the fifth pass and not kept (the same seeds; a switch each, since
 removed; each against the step before it, in brackets): the units with fewest targets
 in reach firing first in phase 6 together with no stepping back into a hex left in the
 same phase (3.10 / 3.37 / 3.45 before spreading; with it 3.24 / 3.60 / 3.74 [3.31 /
