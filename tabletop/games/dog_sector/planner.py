@@ -407,6 +407,8 @@ class _Memo:
     bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = field(
         default_factory=dict
     )
+    #: the last field searched for each unit type, which the next starts from (``_searched_on``)
+    last: dict[str, autoplayer._Searched] = field(default_factory=dict)
 
 
 _PACK = 1 << 24  # values below this go into one number with their position
@@ -446,9 +448,26 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     key = (starts_code, layout.by_germans["barred"], extras_code)
     found = memo.weighted.get(key)
     if found is None:
-        dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.by_germans["barred"]))
+        dist = _searched_on(b, unit_type, starts, layout.by_germans["barred"], extras, memo)
         found = memo.weighted[key] = _in_position(b, dist, starts)
     return found
+
+
+def _searched_on(b: _Board, unit_type: str, starts: dict[Hex, int], barred: tuple[int, ...],
+                 extras: dict[Hex, int], memo: _Memo) -> list[int]:  # fmt: skip
+    """``_searched``'s distances, searched on from the last field of ``unit_type`` this
+    planner searched (``autoplayer._search_from``: goals gone, added or re-weighted,
+    obstacles gone, German units gone), which it replaces."""
+    index = b.index
+    enter = list(b.enter)
+    for h, extra in extras.items():
+        enter[index[h]] += extra
+    for i in barred:
+        enter[i] = -1
+    touched = frozenset([*barred, *(index[h] for h in extras)])
+    at = {index[h]: v for h, v in starts.items()}
+    found = memo.last[unit_type] = autoplayer._search_from(b, at, enter, touched, memo.last.get(unit_type))
+    return found.dist
 
 
 def _layout_extras(
