@@ -146,3 +146,24 @@ def test_the_planners_fields_searched_on_equal_the_reference_on_random_positions
             if gone.steps > 1 and rng.random() < 0.5:  # a German unit hit, not killed
                 state.place(replace(gone, steps=gone.steps - 1))
     assert checked > 200
+
+
+def test_a_field_by_hex_equals_the_distances_kept_one_by_one() -> None:
+    """Issue 19 item 1: ``planner._in_position`` (every hex, then the hexes with no way
+    to a goal taken out, read one by one only when the German hexes given are not all
+    of them) is the dict, in the same order, of the hexes with a way, goal hexes at 0,
+    whether the German hexes given hold every such hex, some, or others too."""
+    rng = random.Random(3019)
+    b = bot_board()
+    n = len(b.hexes)
+    for _ in range(300):
+        dist = [rng.choice((0, 1, 5, 17)) for _ in range(n)]
+        far = rng.sample(range(n), rng.randrange(0, 12))
+        for i in far:
+            dist[i] = FAR
+        starts = {b.hexes[i]: 0 for i in rng.sample(range(n), 10)}
+        hint = rng.choice((far, far[: len(far) // 2], [*far, *rng.sample(range(n), 3)], []))
+        got = planner._in_position(b, dist, starts, tuple(sorted(set(hint))))
+        expected = {h: (0 if h in starts else d) for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
+        assert got == expected
+        assert list(got) == list(expected)

@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from tabletop.board import Map
@@ -134,6 +135,7 @@ class _Board:
     index: dict[Hex, int] = field(default_factory=dict)  # position in ``hexes``
     enter: tuple[int, ...] = ()  # ``cost`` by position
     around_index: tuple[tuple[int, ...], ...] = ()  # ``around`` by position
+    barred: tuple[int, ...] = ()  # positions whose ``enter`` is below 0 (none on DOG SECTOR's map)
 
 
 _boards: dict[int, _Board] = {}
@@ -177,6 +179,7 @@ def _board(board: Map) -> _Board:
     )
     made.around_index = tuple(tuple(made.index[n] for n in around[h]) for h in hexes)
     made.enter = tuple(made.cost[h] for h in hexes)
+    made.barred = tuple(i for i, step in enumerate(made.enter) if step < 0)
     _boards[id(board)] = made
     return made
 
@@ -540,7 +543,7 @@ def _search_from(b: _Board, starts: dict[int, int], enter: list[int], touched: f
         if d0 < dist[i]:
             dist[i], root[i] = d0, i
             seeds.append(i)
-    _relax_rooted(b, dist, root, enter, seeds)
+    _relax_rooted(b, dist, root, enter, seeds, touched)
     return _Searched(b.board, enter, touched, starts, dist, root)
 
 
@@ -574,7 +577,7 @@ def _update(b: _Board, starts: dict[int, int], enter: list[int], touched: frozen
     shift = shifts.most_common(1)[0][0] if shifts else 0
     raised = {i for i, v in old_starts.items() if starts.get(i, FAR) > v + shift}
     root = list(base.root)
-    reset = [i for i, r in enumerate(root) if r in raised] if raised else []
+    reset = list(compress(range(len(root)), map(raised.__contains__, root))) if raised else []
     if len(reset) * REBUILD_SHARE > len(root):
         return None
     dist = list(base.dist) if not shift else [d + shift if d < FAR else FAR for d in base.dist]
@@ -601,14 +604,18 @@ def _update(b: _Board, starts: dict[int, int], enter: list[int], touched: frozen
         if best < FAR:
             seeds.append(i)
     seeds.extend(i for i in fell if dist[i] < FAR)
-    _relax_rooted(b, dist, root, enter, seeds)
+    _relax_rooted(b, dist, root, enter, seeds, touched)
     return _Searched(b.board, enter, touched, starts, dist, root)
 
 
-def _relax_rooted(b: _Board, dist: list[int], root: list[int], enter: list[int], seeds: list[int]) -> None:
+def _relax_rooted(b: _Board, dist: list[int], root: list[int], enter: list[int], seeds: list[int],
+                  touched: frozenset[int]) -> None:  # fmt: skip
     """``_relax`` that also keeps, for each hex lowered, the start its distance runs back
-    to (``root``), so a later search knows which hexes a start that went affects."""
-    barred = [i for i, step in enumerate(enter) if step < 0]
+    to (``root``), so a later search knows which hexes a start that went affects.
+    ``touched``: the positions where ``enter`` may differ from the terrain's (``b.enter``)."""
+    barred = [i for i in touched if enter[i] < 0]
+    if b.barred:
+        barred += [i for i in b.barred if i not in touched and enter[i] < 0]
     kept = [dist[i] for i in barred]
     for i in barred:
         dist[i] = -1  # below every distance: never entered, never lowered (restored at the end)

@@ -382,9 +382,20 @@ def _starts(b: _Board, unit_type: str, germans: list[Piece], left: dict[str, int
     return starts
 
 
-def _in_position(b: _Board, dist: list[int], starts: dict[Hex, int]) -> dict[Hex, int]:
-    """The field by hex from the distances by position: a goal hex is 0 (in position)."""
-    found = {h: d for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
+def _in_position(
+    b: _Board, dist: list[int], starts: dict[Hex, int], barred: Sequence[int] = ()
+) -> dict[Hex, int]:
+    """The field by hex from the distances by position: a goal hex is 0 (in position).
+    Every hex, then those with no way to a goal (FAR) taken out: the same dict, in the
+    same order, as keeping only those with a way. ``barred``: distinct positions likely FAR (the
+    German hexes); when they are all the FAR ones, the others are not read one by one."""
+    found = dict(zip(b.hexes, dist, strict=True))
+    hexes = b.hexes
+    far = [i for i in barred if dist[i] >= FAR]
+    if dist.count(FAR) != len(far):
+        far = [i for i, d in enumerate(dist) if d >= FAR]
+    for i in far:
+        del found[hexes[i]]
     for h in starts:
         if h in found:
             found[h] = 0
@@ -449,7 +460,7 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     found = memo.weighted.get(key)
     if found is None:
         dist = _searched_on(b, unit_type, starts, layout.by_germans["barred"], extras, memo)
-        found = memo.weighted[key] = _in_position(b, dist, starts)
+        found = memo.weighted[key] = _in_position(b, dist, starts, layout.by_germans["barred"])
     return found
 
 
