@@ -1,9 +1,7 @@
 """Issue 19 item 1 ("games per second"): the DOG SECTOR planner's field computations
-worked out incrementally or remembered (``autoplayer._search_from`` and ``_update``:
-a plan field searched on from the last one of the same unit type), each checked against
-a straight computation written here, on random costs and on random positions
-(``dog_sector_positions``), so a shortcut that answers for a field it no longer
-describes fails here."""
+worked out incrementally, remembered or read more cheaply, each checked against a
+straight computation on random positions (``dog_sector_positions``), so a shortcut
+that answers for a field it no longer describes fails here."""
 
 from __future__ import annotations
 
@@ -13,105 +11,44 @@ from dataclasses import replace
 
 from dog_sector_positions import board, random_position
 
+from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.games.dog_sector import autoplayer, planner
 from tabletop.games.dog_sector.autoplayer import FAR, _Board
+from tabletop.hexgrid import Hex
 
 
 def bot_board() -> _Board:
     return autoplayer._board(board())
 
 
-def heap_search(b: _Board, starts: dict[int, int], enter: list[int]) -> list[int]:
-    """A plain heap search by hex position: the AP from each hex to the nearest start,
-    entering a hex costing ``enter`` (-1: barred, never entered nor searched from; a
-    barred start keeps its value)."""
-    best = [FAR] * len(b.hexes)
-    heap = []
-    for i, d in starts.items():
-        if d < best[i]:
-            best[i] = d
-            heap.append((d, i))
-    heapq.heapify(heap)
-    while heap:
-        d, i = heapq.heappop(heap)
-        if d > best[i] or enter[i] < 0:
-            continue
-        for n in b.around_index[i]:
-            if enter[n] >= 0 and d + enter[i] < best[n]:
-                best[n] = d + enter[i]
-                heapq.heappush(heap, (best[n], n))
-    return best
-
-
-def touched(b: _Board, enter: list[int]) -> frozenset[int]:
-    return frozenset(i for i, step in enumerate(enter) if step != b.enter[i])
-
-
-def changed(
-    rng: random.Random, b: _Board, starts: dict[int, int], enter: list[int]
-) -> tuple[dict[int, int], list[int]]:
-    """The next field's starts and costs, as play changes them: starts gone, added and
-    re-weighted (sometimes all by the same amount: the weakest section changed), costs
-    fallen (obstacles gone), barred hexes opened (a German unit gone), and now and then
-    a cost risen or a hex barred (which the update must refuse)."""
-    n = len(b.hexes)
-    starts = dict(starts)
-    shift = rng.choice((0, 0, 1, -1, 2))
-    starts = {i: max(0, v + shift) for i, v in starts.items()}
-    for i in rng.sample(sorted(starts), min(len(starts), rng.randrange(0, 6))):
-        del starts[i]
-    for i in rng.sample(range(n), rng.randrange(0, 6)):
-        starts[i] = rng.randrange(0, 5)
-    for i in rng.sample(sorted(starts), min(len(starts), rng.randrange(0, 4))):
-        starts[i] = rng.randrange(0, 5)
-    enter = list(enter)
-    for i in rng.sample(range(n), 12):
-        if enter[i] < 0:
-            if rng.random() < 0.3:
-                enter[i] = b.enter[i]
-        elif enter[i] > 0 and rng.random() < 0.5:
-            enter[i] = rng.randrange(enter[i])
-    if rng.random() < 0.15:
-        i = rng.randrange(n)
-        enter[i] = -1 if rng.random() < 0.5 else enter[i] + 3
-    return starts, enter
-
-
-def test_a_field_searched_on_from_the_last_equals_a_heap_search_on_random_costs() -> None:
-    """Issue 19 item 1: a plan field searched on from the last one
-    (``autoplayer._search_from``: the old distances shifted, the hexes of the starts that
-    went or rose searched again, the search gone on from the starts and hexes that fell)
-    equals a heap search afresh, over chains of random changes of the starts and costs
-    (barred hexes, barred starts, zero costs included), whether the update served or the
-    field was searched afresh."""
-    rng = random.Random(1919)
+def test_a_field_by_hex_equals_the_distances_kept_one_by_one() -> None:
+    """Issue 19 item 1: ``planner._in_position`` (every hex, then the hexes with no way
+    to a goal taken out, read one by one only when the German hexes given are not all
+    of them) is the dict, in the same order, of the hexes with a way, goal hexes at 0,
+    whether the German hexes given hold every such hex, some, or others too."""
+    rng = random.Random(3019)
     b = bot_board()
     n = len(b.hexes)
-    served = 0
-    for _ in range(40):
-        enter = list(b.enter)
-        for i in rng.sample(range(n), 60):
-            enter[i] = rng.choice((-1, -1, 0, 1, 2, 3, 9))
-        starts = {i: rng.randrange(0, 5) for i in rng.sample(range(n), rng.randrange(1, 40))}
-        last = None
-        for _ in range(10):
-            if last is not None and autoplayer._update(b, starts, enter, touched(b, enter), last) is not None:
-                served += 1
-            last = autoplayer._search_from(b, starts, enter, touched(b, enter), last)
-            assert last.dist == heap_search(b, starts, enter)
-            assert all(last.dist[i] == starts[i] for i in last.root if i >= 0 and i in starts and enter[i] >= 0
-                       and last.root[i] == i)  # fmt: skip
-            starts, enter = changed(rng, b, starts, enter)
-    assert served > 150  # the update itself was checked, not only the search afresh
+    for _ in range(300):
+        dist = [rng.choice((0, 1, 5, 17)) for _ in range(n)]
+        far = rng.sample(range(n), rng.randrange(0, 12))
+        for i in far:
+            dist[i] = FAR
+        starts = {b.hexes[i]: 0 for i in rng.sample(range(n), 10)}
+        hint = rng.choice((far, far[: len(far) // 2], [*far, *rng.sample(range(n), 3)], []))
+        got = planner._in_position(b, dist, starts, tuple(sorted(set(hint))))
+        expected = {h: (0 if h in starts else d) for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
+        assert got == expected
+        assert list(got) == list(expected)
 
 
-def test_the_planners_fields_searched_on_equal_the_reference_on_random_positions() -> None:
+def test_the_planners_fields_equal_the_reference_on_random_positions() -> None:
     """Issue 19 item 1: the plan field of every unit type, all German units aimed at or
     some quiet ones, read through one planner's memo (``planner._plan_field``: fields
-    searched on from that type's last) as German units lose steps or go and obstacles go, one by one, equals
-    ``planner.weighted_field`` with its caches emptied (searched afresh), on random
-    positions with obstacle markers."""
+    remembered by code, searched again only where obstacles went) as German units lose steps or go and obstacles go, one by one, equals
+    ``planner.weighted_field`` with its caches emptied and a heap search of the goals'
+    starts (``field_straight``), on random positions with obstacle markers."""
     rng = random.Random(2019)
     b = bot_board()
     kinds = ("infantry", "tank", "dozer", "forward-observer", "ce-team", "exceptional-leader", "sharpshooter",
@@ -140,6 +77,7 @@ def test_the_planners_fields_searched_on_equal_the_reference_on_random_positions
                 planner._weighted.clear()
                 planner._bases.clear()
                 assert got == planner.weighted_field(b, kind, germans, obstacles, quiet), kind
+                assert got == field_straight(b, kind, germans, obstacles, quiet), kind
                 checked += 1
             gone = rng.choice([*germans, *(p for p in state.pieces() if p.kind == "marker")])
             state.remove(gone.id)
@@ -148,22 +86,80 @@ def test_the_planners_fields_searched_on_equal_the_reference_on_random_positions
     assert checked > 200
 
 
-def test_a_field_by_hex_equals_the_distances_kept_one_by_one() -> None:
-    """Issue 19 item 1: ``planner._in_position`` (every hex, then the hexes with no way
-    to a goal taken out, read one by one only when the German hexes given are not all
-    of them) is the dict, in the same order, of the hexes with a way, goal hexes at 0,
-    whether the German hexes given hold every such hex, some, or others too."""
-    rng = random.Random(3019)
+def heap_search(b: _Board, starts: dict[int, int], enter: list[int]) -> list[int]:
+    """A plain heap search by hex position: the AP from each hex to the nearest start,
+    entering a hex costing ``enter`` (-1: barred, never entered nor searched from; a
+    barred start keeps its value)."""
+    best = [FAR] * len(b.hexes)
+    heap = []
+    for i, d in starts.items():
+        if d < best[i]:
+            best[i] = d
+            heap.append((d, i))
+    heapq.heapify(heap)
+    while heap:
+        d, i = heapq.heappop(heap)
+        if d > best[i] or enter[i] < 0:
+            continue
+        for n in b.around_index[i]:
+            if enter[n] >= 0 and d + enter[i] < best[n]:
+                best[n] = d + enter[i]
+                heapq.heappush(heap, (best[n], n))
+    return best
+
+
+def test_the_search_told_its_barred_hexes_equals_a_heap_search() -> None:
+    """Issue 19 item 1: ``autoplayer._distances`` and ``_relax`` given the barred
+    positions (the planner knows them: the German hexes) rather than reading every
+    cost for them equal a heap search, afresh and after costs fell, barred starts
+    included."""
+    rng = random.Random(4019)
     b = bot_board()
     n = len(b.hexes)
-    for _ in range(300):
-        dist = [rng.choice((0, 1, 5, 17)) for _ in range(n)]
-        far = rng.sample(range(n), rng.randrange(0, 12))
-        for i in far:
-            dist[i] = FAR
-        starts = {b.hexes[i]: 0 for i in rng.sample(range(n), 10)}
-        hint = rng.choice((far, far[: len(far) // 2], [*far, *rng.sample(range(n), 3)], []))
-        got = planner._in_position(b, dist, starts, tuple(sorted(set(hint))))
-        expected = {h: (0 if h in starts else d) for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
-        assert got == expected
-        assert list(got) == list(expected)
+    for _ in range(60):
+        enter = list(b.enter)
+        for i in rng.sample(range(n), 80):
+            enter[i] = rng.choice((-1, -1, 0, 1, 2, 3, 9))
+        barred = [i for i in range(n) if enter[i] < 0]
+        rng.shuffle(barred)
+        starts = {i: rng.randrange(0, 5) for i in rng.sample(range(n), rng.randrange(1, 30))}
+        dist = autoplayer._distances(b, {b.hexes[i]: v for i, v in starts.items()}, enter, barred)
+        assert dist == heap_search(b, starts, enter)
+        fell = [i for i in rng.sample(range(n), 30) if enter[i] > 0]
+        for i in fell:
+            enter[i] = rng.randrange(enter[i])
+        autoplayer._relax(b, dist, enter, [i for i in fell if dist[i] < FAR], barred)
+        assert dist == heap_search(b, starts, enter)
+
+
+def field_straight(b: _Board, kind: str, germans: list[Piece], obstacles: dict[Hex, frozenset[str]],
+                   quiet: frozenset[str] | None) -> dict[Hex, int]:  # fmt: skip
+    """A plan field with nothing remembered: steps left unit by unit, ``planner._starts``
+    (tested against the goals looped one by one in test_planner_speed), the obstacle
+    costs by ``autoplayer._extra`` and a heap search."""
+    left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
+    starts = planner._starts(b, kind, germans, left, quiet)
+    enter = [b.cost[h] for h in b.hexes]
+    for h, kinds in obstacles.items():
+        if kinds:
+            enter[b.index[h]] += autoplayer._extra(kind, sorted(kinds)) or 0
+    for g in germans:
+        enter[b.index[g.hex]] = -1
+    dist = heap_search(b, {b.index[h]: v for h, v in starts.items()}, enter)
+    return {h: (0 if h in starts else d) for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
+
+
+def test_the_codes_of_fields_with_negative_or_large_values_differ_exactly_when_the_values_do() -> None:
+    """Issue 19 item 1: ``planner._code`` (a field's key: position and value packed in
+    one number when every value is in 0 .. _PACK - 1) gives two maps of values the same
+    code only when they are equal, with small negative values and values at the limit."""
+    rng = random.Random(5019)
+    b = bot_board()
+    made: dict[tuple[object, ...], dict[Hex, int]] = {}
+    for _ in range(2000):
+        values = {
+            h: rng.choice((-2, -1, 0, 1, 2, planner._PACK - 1, planner._PACK))
+            for h in rng.sample(b.hexes[:6], rng.randrange(0, 4))
+        }
+        assert made.setdefault(planner._code(b, values), values) == values
+    assert len(made) > 500

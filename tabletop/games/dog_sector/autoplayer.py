@@ -51,9 +51,8 @@ game, for ``tabletop sim``; ``SIM_BY`` names the option a simulation compares by
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
 from typing import Any
 
 from tabletop.board import Map
@@ -90,8 +89,6 @@ BARRED_PENALTY = 8  # a hex barred by an obstacle: a CE team may clear it, or go
 MAX_CLEARS = 2  # obstacles a CE team clears in one phase before it moves on
 MAX_ACTIONS = 8  # actions one unit takes in one phase (a safety net)
 FAR = 10**6
-#: ``_update`` searches afresh when more than 1/REBUILD_SHARE of the hexes would be searched again
-REBUILD_SHARE = 3
 VEHICLES = frozenset({"tank", "dozer"})
 #: the only German unit types tanks and dozers may fire at (Table 6)
 HEAVY = frozenset({"mg-pillbox", "at-gun"})
@@ -455,8 +452,10 @@ def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, in
     return {h: d for h, d in zip(b.hexes, _distances(b, starts, enter), strict=True) if d < FAR}
 
 
-def _distances(b: _Board, starts: dict[Hex, int], enter: list[int]) -> list[int]:
-    """``_search`` by hex position (FAR: no way to a goal)."""
+def _distances(
+    b: _Board, starts: dict[Hex, int], enter: list[int], barred: Sequence[int] | None = None
+) -> list[int]:
+    """``_search`` by hex position (FAR: no way to a goal). ``barred``: see ``_relax``."""
     index = b.index
     dist = [FAR] * len(b.hexes)
     seeds: list[int] = []
@@ -465,17 +464,22 @@ def _distances(b: _Board, starts: dict[Hex, int], enter: list[int]) -> list[int]
         if d0 < dist[i]:
             dist[i] = d0
             seeds.append(i)
-    _relax(b, dist, enter, seeds)
+    _relax(b, dist, enter, seeds, barred)
     return dist
 
 
-def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> None:
+def _relax(
+    b: _Board, dist: list[int], enter: list[int], seeds: list[int], barred: Sequence[int] | None = None
+) -> None:
     """The search itself, in place: from the hexes ``seeds`` (by position, each at its
     ``dist``), lower ``dist`` wherever a neighbour's distance plus the cost of entering
     it is less. From scratch (every other hex FAR) it is the whole search; from a
     finished field whose entry costs have since fallen at ``seeds`` (obstacles gone) it
-    is the same field the whole search would give (``planner.weighted_field``)."""
-    barred = [i for i, step in enumerate(enter) if step < 0]
+    is the same field the whole search would give (``planner.weighted_field``).
+    ``barred``, if given: every position whose ``enter`` is below 0, each once (so the
+    costs need not be read through to find them)."""
+    if barred is None:
+        barred = [i for i, step in enumerate(enter) if step < 0]
     kept = [dist[i] for i in barred]
     for i in barred:
         dist[i] = -1  # below every distance: never entered, never lowered (restored at the end)
@@ -500,148 +504,6 @@ def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> No
             for n in around[i]:
                 if nd < dist[n]:
                     dist[n] = nd
-                    if nd >= size:
-                        buckets.extend([] for _ in range(nd + 1 - size))
-                        size = len(buckets)
-                    buckets[nd].append(n)
-                    if nd > top:
-                        top = nd
-        buckets[c] = []
-        c += 1
-    for i, d in zip(barred, kept, strict=True):
-        dist[i] = d
-
-
-@dataclass(eq=False)
-class _Searched:
-    """One finished field search kept for the next to start from (``_search_from``):
-    the entry costs, the positions whose cost is not the terrain's (obstacles, German
-    hexes), the starts by position, the distances, and for each hex the start its
-    distance runs back to (``root``; -1: none)."""
-
-    board: Map
-    enter: list[int]
-    touched: frozenset[int]
-    starts: dict[int, int]
-    dist: list[int]
-    root: list[int]
-
-
-def _search_from(b: _Board, starts: dict[int, int], enter: list[int], touched: frozenset[int],
-                 base: _Searched | None) -> _Searched:  # fmt: skip
-    """``_distances`` of ``starts`` (by position) over ``enter``, from the field ``base``
-    when it can serve (``_update``: the same distances), else searched afresh.
-    ``touched``: the positions where ``enter`` is not the terrain's cost (``b.enter``)."""
-    if base is not None and base.board is b.board:
-        found = _update(b, starts, enter, touched, base)
-        if found is not None:
-            return found
-    n = len(b.hexes)
-    dist, root = [FAR] * n, [-1] * n
-    seeds: list[int] = []
-    for i, d0 in starts.items():
-        if d0 < dist[i]:
-            dist[i], root[i] = d0, i
-            seeds.append(i)
-    _relax_rooted(b, dist, root, enter, seeds, touched)
-    return _Searched(b.board, enter, touched, starts, dist, root)
-
-
-def _update(b: _Board, starts: dict[int, int], enter: list[int], touched: frozenset[int],
-            base: _Searched) -> _Searched | None:  # fmt: skip
-    """The field of ``starts`` over ``enter`` from the finished field ``base``; None when
-    an entry cost rose, a start is negative or too much would be searched again (search
-    afresh). The old distances shifted by the commonest change of the starts are kept;
-    the hexes whose distance ran back to a start that went or rose are forgotten and read
-    again from their neighbours, as are hexes no longer barred; then the search goes on
-    from these, from the starts that fell and from the hexes whose entry cost fell.
-    Every distance kept is that of a path still there and no dearer, every other is
-    searched: the distances of a whole search. A barred hex holds its start or FAR."""
-    old_enter = base.enter
-    fell: list[int] = []
-    barred: list[int] = []
-    for i in touched | base.touched:
-        new, old = enter[i], old_enter[i]
-        if new < 0:
-            barred.append(i)
-            if old >= 0:
-                return None  # newly barred
-        elif new != old:
-            if new > old >= 0:
-                return None
-            fell.append(i)  # cheaper, or no longer barred
-    if any(v < 0 for v in starts.values()):
-        return None
-    old_starts = base.starts
-    shifts = Counter(v - old_starts[i] for i, v in starts.items() if i in old_starts)
-    shift = shifts.most_common(1)[0][0] if shifts else 0
-    raised = {i for i, v in old_starts.items() if starts.get(i, FAR) > v + shift}
-    root = list(base.root)
-    reset = list(compress(range(len(root)), map(raised.__contains__, root))) if raised else []
-    if len(reset) * REBUILD_SHARE > len(root):
-        return None
-    dist = list(base.dist) if not shift else [d + shift if d < FAR else FAR for d in base.dist]
-    for i in reset:
-        dist[i], root[i] = FAR, -1
-    for i in barred:
-        dist[i], root[i] = (starts[i], i) if i in starts else (FAR, -1)
-    seeds: list[int] = []
-    for i, v in starts.items():
-        if v < dist[i]:
-            dist[i], root[i] = v, i
-            seeds.append(i)
-    around = b.around_index
-    opened = [i for i in fell if old_enter[i] < 0]  # FAR, or a start they still are or rose from (reset)
-    for i in (*reset, *opened):
-        if enter[i] < 0:
-            continue
-        best, via = dist[i], root[i]
-        for n in around[i]:
-            step = enter[n]
-            if step >= 0 and dist[n] + step < best:
-                best, via = dist[n] + step, root[n]
-        dist[i], root[i] = best, via
-        if best < FAR:
-            seeds.append(i)
-    seeds.extend(i for i in fell if dist[i] < FAR)
-    _relax_rooted(b, dist, root, enter, seeds, touched)
-    return _Searched(b.board, enter, touched, starts, dist, root)
-
-
-def _relax_rooted(b: _Board, dist: list[int], root: list[int], enter: list[int], seeds: list[int],
-                  touched: frozenset[int]) -> None:  # fmt: skip
-    """``_relax`` that also keeps, for each hex lowered, the start its distance runs back
-    to (``root``), so a later search knows which hexes a start that went affects.
-    ``touched``: the positions where ``enter`` may differ from the terrain's (``b.enter``)."""
-    barred = [i for i in touched if enter[i] < 0]
-    if b.barred:
-        barred += [i for i in b.barred if i not in touched and enter[i] < 0]
-    kept = [dist[i] for i in barred]
-    for i in barred:
-        dist[i] = -1  # below every distance: never entered, never lowered (restored at the end)
-    buckets: list[list[int]] = [[] for _ in range(64)]
-    top = -1
-    for i in seeds:
-        d0 = dist[i]
-        if d0 < 0:
-            continue  # a barred hex is not searched from
-        while d0 >= len(buckets):
-            buckets.extend([] for _ in range(len(buckets)))
-        buckets[d0].append(i)
-        top = max(top, d0)
-    around = b.around_index
-    size = len(buckets)
-    c = 0
-    while c <= top:
-        for i in buckets[c]:  # a zero-cost step appends to the bucket being read
-            if dist[i] != c:
-                continue
-            nd = c + enter[i]  # from a neighbour into i
-            r = root[i]
-            for n in around[i]:
-                if nd < dist[n]:
-                    dist[n] = nd
-                    root[n] = r
                     if nd >= size:
                         buckets.extend([] for _ in range(nd + 1 - size))
                         size = len(buckets)

@@ -387,8 +387,8 @@ def _in_position(
 ) -> dict[Hex, int]:
     """The field by hex from the distances by position: a goal hex is 0 (in position).
     Every hex, then those with no way to a goal (FAR) taken out: the same dict, in the
-    same order, as keeping only those with a way. ``barred``: distinct positions likely FAR (the
-    German hexes); when they are all the FAR ones, the others are not read one by one."""
+    same order, as keeping only those with a way. ``barred``: distinct positions likely
+    FAR (the German hexes); when they are all the FAR ones, the others are not read."""
     found = dict(zip(b.hexes, dist, strict=True))
     hexes = b.hexes
     far = [i for i in barred if dist[i] >= FAR]
@@ -418,8 +418,6 @@ class _Memo:
     bases: dict[tuple[Any, ...], tuple[Map, list[int], list[int], dict[Hex, int]]] = field(
         default_factory=dict
     )
-    #: the last field searched for each unit type, which the next starts from (``_searched_on``)
-    last: dict[str, autoplayer._Searched] = field(default_factory=dict)
 
 
 _PACK = 1 << 24  # values below this go into one number with their position
@@ -429,7 +427,7 @@ def _code(b: _Board, values: dict[Hex, int]) -> tuple[Any, ...]:
     """``values`` as a tuple of whole numbers in position order, one a hex (position and
     value in one number) when every value is in 0 .. _PACK - 1, else position, value..."""
     index = b.index
-    if all(0 <= v < _PACK for v in values.values()):
+    if not values or (min(values.values()) >= 0 and max(values.values()) < _PACK):
         return tuple(sorted([index[h] * _PACK + v for h, v in values.items()]))
     out: list[Any] = ["pairs"]
     for i, v in sorted((index[h], v) for h, v in values.items()):
@@ -459,26 +457,9 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     key = (starts_code, layout.by_germans["barred"], extras_code)
     found = memo.weighted.get(key)
     if found is None:
-        dist = _searched_on(b, unit_type, starts, layout.by_germans["barred"], extras, memo)
+        dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.by_germans["barred"]))
         found = memo.weighted[key] = _in_position(b, dist, starts, layout.by_germans["barred"])
     return found
-
-
-def _searched_on(b: _Board, unit_type: str, starts: dict[Hex, int], barred: tuple[int, ...],
-                 extras: dict[Hex, int], memo: _Memo) -> list[int]:  # fmt: skip
-    """``_searched``'s distances, searched on from the last field of ``unit_type`` this
-    planner searched (``autoplayer._search_from``: goals gone, added or re-weighted,
-    obstacles gone, German units gone), which it replaces."""
-    index = b.index
-    enter = list(b.enter)
-    for h, extra in extras.items():
-        enter[index[h]] += extra
-    for i in barred:
-        enter[i] = -1
-    touched = frozenset([*barred, *(index[h] for h in extras)])
-    at = {index[h]: v for h, v in starts.items()}
-    found = memo.last[unit_type] = autoplayer._search_from(b, at, enter, touched, memo.last.get(unit_type))
-    return found.dist
 
 
 def _layout_extras(
@@ -521,6 +502,7 @@ def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: d
         enter[index[g.hex]] = -1
     if codes is None:
         codes = (_code(b, starts), tuple(sorted({index[g.hex] for g in germans})))
+    barred = [*codes[1], *(i for i in b.barred if enter[i] < 0 and i not in codes[1])]
     skey = (id(b.board), *codes)
     base = bases.get(skey)
     dist: list[int] | None = None
@@ -533,9 +515,9 @@ def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: d
         ]
         if all(enter[i] < before[i] for i in changed):
             dist = list(base[2])
-            autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR])
+            autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR], barred)
     if dist is None:
-        dist = autoplayer._distances(b, starts, enter)
+        dist = autoplayer._distances(b, starts, enter, barred)
     if len(bases) > 1024:
         bases.clear()
     bases[skey] = (b.board, enter, dist, extras)
