@@ -163,3 +163,36 @@ def test_the_codes_of_fields_with_negative_or_large_values_differ_exactly_when_t
         }
         assert made.setdefault(planner._code(b, values), values) == values
     assert len(made) > 500
+
+
+def threat_straight(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
+    """The threat field as the planner first summed it: each German unit's share, hex by
+    hex, in the units' order."""
+    out: dict[Hex, float] = {}
+    for g in germans:
+        for h, hit, pin in planner._one_threat(b, g.hex, g.type, vehicle):
+            out[h] = out.get(h, 0.0) + hit + pin
+    return out
+
+
+def test_the_threat_summed_as_arrays_is_the_loops_floats_in_the_loops_order() -> None:
+    """Issue 19 item 1: ``planner.threat`` (each German unit's share as an array, one
+    addition a unit) gives exactly the floats of the hex-by-hex loop (the same sums in
+    the same order: the log prints them) with the hexes in the same order, plain floats,
+    for vehicles and others, at random positions with German units in random order."""
+    rng = random.Random(6019)
+    b = bot_board()
+    checked = 0
+    for _ in range(30):
+        state = random_position(rng, americans=0, germans=rng.randrange(0, 25), inland_share=1.0)
+        germans = [p for p in state.pieces() if p.side == "german"]
+        rng.shuffle(germans)
+        for vehicle in (False, True):
+            planner._threats.clear()
+            got = planner.threat(b, germans, vehicle)
+            expected = threat_straight(b, germans, vehicle)
+            assert got == expected
+            assert list(got) == list(expected)
+            assert all(type(v) is float for v in got.values())
+            checked += len(got)
+    assert checked > 1000
