@@ -196,3 +196,21 @@ def test_the_threat_summed_as_arrays_is_the_loops_floats_in_the_loops_order() ->
             assert all(type(v) is float for v in got.values())
             checked += len(got)
     assert checked > 1000
+
+
+def test_the_obstacle_costs_of_a_layout_equal_the_costs_worked_out_hex_by_hex() -> None:
+    """Issue 19 item 1: ``autoplayer._extras_of`` (the tables checked once a layout, the
+    remembered cost of each unit type and set of kinds read directly) gives every hex
+    with live obstacles what ``autoplayer._extra`` works out afresh (no obstacles: no
+    entry), for every unit type at random positions with obstacle markers."""
+    rng = random.Random(7019)
+    kinds = ("infantry", "tank", "dozer", "forward-observer", "ce-team", "exceptional-leader", "bazooka")
+    for _ in range(20):
+        state = random_position(rng, americans=0, germans=0, inland_share=0.0, markers=rng.randrange(0, 60))
+        obstacles = autoplayer._obstacles(GameState(state, turn=2, phase=autoplayer.ACTIVITY))
+        bare = bot_board().hexes[rng.randrange(480)]
+        obstacles[bare] = frozenset()  # a hex with none left
+        for kind in rng.sample(kinds, len(kinds)):
+            expected = {h: autoplayer._extra(kind, sorted(k)) or 0 for h, k in obstacles.items() if k}
+            assert autoplayer._extras_of(kind, obstacles) == expected
+            assert bare not in autoplayer._extras_of(kind, obstacles)

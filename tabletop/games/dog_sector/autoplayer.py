@@ -370,6 +370,24 @@ def _extra_of(unit_type: str, kinds: frozenset[str]) -> int | None:
     return _extras[key]  # type: ignore[no-any-return]
 
 
+def _extras_of(unit_type: str, obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:
+    """``_extra_of`` (None as 0) of every hex of ``obstacles`` with live kinds, the
+    tables checked once for them all rather than once a hex."""
+    _extra_of(unit_type, frozenset())  # forgets the remembered costs if the tables changed
+    known = _extras
+    out: dict[Hex, int] = {}
+    for h, kinds in obstacles.items():
+        if kinds:
+            extra = known.get((unit_type, kinds), _UNKNOWN)
+            if extra is _UNKNOWN:
+                extra = _extra_of(unit_type, kinds)
+            out[h] = extra or 0
+    return out
+
+
+_UNKNOWN = object()
+
+
 def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
     """The hexes a unit type wants to reach: where it could fire at a German unit.
     Ranged units with a bonus range (Table 6: forward observers, tanks, dozers) want to

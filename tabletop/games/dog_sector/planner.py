@@ -516,9 +516,7 @@ def _layout_extras(
     and its code, once a layout and type."""
     found = layout.by_obstacles.get(("extras", unit_type))
     if found is None:
-        extras = {
-            h: autoplayer._extra_of(unit_type, kinds) or 0 for h, kinds in layout.obstacles.items() if kinds
-        }
+        extras = autoplayer._extras_of(unit_type, layout.obstacles)
         found = layout.by_obstacles[("extras", unit_type)] = (extras, _code(b, extras))
     return found  # type: ignore[no-any-return]
 
