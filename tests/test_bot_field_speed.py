@@ -22,27 +22,6 @@ def bot_board() -> _Board:
     return autoplayer._board(board())
 
 
-def test_a_field_by_hex_equals_the_distances_kept_one_by_one() -> None:
-    """Issue 19 item 1: ``planner._in_position`` (every hex, then the hexes with no way
-    to a goal taken out, read one by one only when the German hexes given are not all
-    of them) is the dict, in the same order, of the hexes with a way, goal hexes at 0,
-    whether the German hexes given hold every such hex, some, or others too."""
-    rng = random.Random(3019)
-    b = bot_board()
-    n = len(b.hexes)
-    for _ in range(300):
-        dist = [rng.choice((0, 1, 5, 17)) for _ in range(n)]
-        far = rng.sample(range(n), rng.randrange(0, 12))
-        for i in far:
-            dist[i] = FAR
-        starts = {b.hexes[i]: 0 for i in rng.sample(range(n), 10)}
-        hint = rng.choice((far, far[: len(far) // 2], [*far, *rng.sample(range(n), 3)], []))
-        got = planner._in_position(b, dist, starts, tuple(sorted(set(hint))))
-        expected = {h: (0 if h in starts else d) for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
-        assert got == expected
-        assert list(got) == list(expected)
-
-
 def test_the_planners_fields_equal_the_reference_on_random_positions() -> None:
     """Issue 19 item 1: the plan field of every unit type, all German units aimed at or
     some quiet ones, read through one planner's memo (``planner._plan_field``: fields
@@ -163,39 +142,6 @@ def test_the_codes_of_fields_with_negative_or_large_values_differ_exactly_when_t
         }
         assert made.setdefault(planner._code(b, values), values) == values
     assert len(made) > 500
-
-
-def threat_straight(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
-    """The threat field as the planner first summed it: each German unit's share, hex by
-    hex, in the units' order."""
-    out: dict[Hex, float] = {}
-    for g in germans:
-        for h, hit, pin in planner._one_threat(b, g.hex, g.type, vehicle):
-            out[h] = out.get(h, 0.0) + hit + pin
-    return out
-
-
-def test_the_threat_summed_as_arrays_is_the_loops_floats_in_the_loops_order() -> None:
-    """Issue 19 item 1: ``planner.threat`` (each German unit's share as an array, one
-    addition a unit) gives exactly the floats of the hex-by-hex loop (the same sums in
-    the same order: the log prints them) with the hexes in the same order, plain floats,
-    for vehicles and others, at random positions with German units in random order."""
-    rng = random.Random(6019)
-    b = bot_board()
-    checked = 0
-    for _ in range(30):
-        state = random_position(rng, americans=0, germans=rng.randrange(0, 25), inland_share=1.0)
-        germans = [p for p in state.pieces() if p.side == "german"]
-        rng.shuffle(germans)
-        for vehicle in (False, True):
-            planner._threats.clear()
-            got = planner.threat(b, germans, vehicle)
-            expected = threat_straight(b, germans, vehicle)
-            assert got == expected
-            assert list(got) == list(expected)
-            assert all(type(v) is float for v in got.values())
-            checked += len(got)
-    assert checked > 1000
 
 
 def test_the_obstacle_costs_of_a_layout_equal_the_costs_worked_out_hex_by_hex() -> None:

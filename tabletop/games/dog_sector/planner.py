@@ -119,8 +119,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from tabletop.board import Map
 from tabletop.engine.actions import Action
 from tabletop.engine.game import SideView
@@ -192,59 +190,14 @@ def threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
     found = _threats.get(key)
     if found is not None:
         return found.value
-    out = _summed_threat(b, germans, vehicle)
+    out: dict[Hex, float] = {}
+    for g in germans:
+        for h, hit, pin in _one_threat(b, g.hex, g.type, vehicle):
+            out[h] = out.get(h, 0.0) + hit + pin  # in this order: the sums are exactly the full pass's
     if len(_threats) > 512:
         _threats.clear()
     _threats[key] = _Threat(out)
     return out
-
-
-def _summed_threat(b: _Board, germans: list[Piece], vehicle: bool) -> dict[Hex, float]:
-    """``threat`` itself: for each hex, ``(sum + hit) + pin`` over ``germans`` in order, as
-    the loop ``out[h] = out.get(h, 0.0) + hit + pin`` over each unit's share gives it,
-    but one array addition a unit (``_dense_threat``; IEEE additions in the same order,
-    and adding 0.0 changes nothing: the same floats), the hexes in the order the loop
-    first meets them (each unit's new hexes in map order, units in order)."""
-    n = len(b.hexes)
-    total = np.zeros(n)
-    seen = np.zeros(n, dtype=bool)
-    parts = []
-    for g in germans:
-        at, hits, pins = _dense_threat(b, g.hex, g.type, vehicle)
-        if not len(at):
-            continue
-        total += hits
-        total += pins
-        new = at[~seen[at]]
-        if len(new):
-            parts.append(new)
-            seen[new] = True
-    if not parts:
-        return {}
-    order = np.concatenate(parts)
-    hexes = b.hexes
-    return dict(zip([hexes[i] for i in order.tolist()], total[order].tolist(), strict=True))
-
-
-_dense: dict[tuple[Any, ...], tuple[Map, tuple[Any, Any, Any]]] = {}
-
-
-def _dense_threat(b: _Board, at: Hex, kind: str, vehicle: bool) -> tuple[Any, Any, Any]:
-    """``_one_threat`` as arrays: the positions it reaches (map order), and by position
-    its expected hits and its pins at half (0.0 elsewhere); once per map, hex and type."""
-    key = (id(b.board), at, kind, vehicle)
-    found = _dense.get(key)
-    if found is not None and found[0] is b.board:
-        return found[1]
-    share = _one_threat(b, at, kind, vehicle)
-    n = len(b.hexes)
-    where = np.array([b.index[h] for h, _, _ in share], dtype=np.intp)
-    hits, pins = np.zeros(n), np.zeros(n)
-    hits[where] = [hit for _, hit, _ in share]
-    pins[where] = [pin for _, _, pin in share]
-    made = (where, hits, pins)
-    _dense[key] = (b.board, made)
-    return made
 
 
 _Share = tuple[tuple[Hex, float, float], ...]
@@ -429,20 +382,9 @@ def _starts(b: _Board, unit_type: str, germans: list[Piece], left: dict[str, int
     return starts
 
 
-def _in_position(
-    b: _Board, dist: list[int], starts: dict[Hex, int], barred: Sequence[int] = ()
-) -> dict[Hex, int]:
-    """The field by hex from the distances by position: a goal hex is 0 (in position).
-    Every hex, then those with no way to a goal (FAR) taken out: the same dict, in the
-    same order, as keeping only those with a way. ``barred``: distinct positions likely
-    FAR (the German hexes); when they are all the FAR ones, the others are not read."""
-    found = dict(zip(b.hexes, dist, strict=True))
-    hexes = b.hexes
-    far = [i for i in barred if dist[i] >= FAR]
-    if dist.count(FAR) != len(far):
-        far = [i for i, d in enumerate(dist) if d >= FAR]
-    for i in far:
-        del found[hexes[i]]
+def _in_position(b: _Board, dist: list[int], starts: dict[Hex, int]) -> dict[Hex, int]:
+    """The field by hex from the distances by position: a goal hex is 0 (in position)."""
+    found = {h: d for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
     for h in starts:
         if h in found:
             found[h] = 0
@@ -505,7 +447,7 @@ def _plan_field(b: _Board, unit_type: str, layout: autoplayer._Layout, quiet: fr
     found = memo.weighted.get(key)
     if found is None:
         dist = _searched(b, starts, germans, extras, memo.bases, (starts_code, layout.by_germans["barred"]))
-        found = memo.weighted[key] = _in_position(b, dist, starts, layout.by_germans["barred"])
+        found = memo.weighted[key] = _in_position(b, dist, starts)
     return found
 
 
