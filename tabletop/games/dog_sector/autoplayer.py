@@ -51,7 +51,7 @@ game, for ``tabletop sim``; ``SIM_BY`` names the option a simulation compares by
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +132,7 @@ class _Board:
     index: dict[Hex, int] = field(default_factory=dict)  # position in ``hexes``
     enter: tuple[int, ...] = ()  # ``cost`` by position
     around_index: tuple[tuple[int, ...], ...] = ()  # ``around`` by position
+    barred: tuple[int, ...] = ()  # positions whose ``enter`` is below 0 (none on DOG SECTOR's map)
 
 
 _boards: dict[int, _Board] = {}
@@ -175,6 +176,7 @@ def _board(board: Map) -> _Board:
     )
     made.around_index = tuple(tuple(made.index[n] for n in around[h]) for h in hexes)
     made.enter = tuple(made.cost[h] for h in hexes)
+    made.barred = tuple(i for i, step in enumerate(made.enter) if step < 0)
     _boards[id(board)] = made
     return made
 
@@ -368,6 +370,24 @@ def _extra_of(unit_type: str, kinds: frozenset[str]) -> int | None:
     return _extras[key]  # type: ignore[no-any-return]
 
 
+def _extras_of(unit_type: str, obstacles: dict[Hex, frozenset[str]]) -> dict[Hex, int]:
+    """``_extra_of`` (None as 0) of every hex of ``obstacles`` with live kinds, the
+    tables checked once for them all rather than once a hex."""
+    _extra_of(unit_type, frozenset())  # forgets the remembered costs if the tables changed
+    known = _extras
+    out: dict[Hex, int] = {}
+    for h, kinds in obstacles.items():
+        if kinds:
+            extra = known.get((unit_type, kinds), _UNKNOWN)
+            if extra is _UNKNOWN:
+                extra = _extra_of(unit_type, kinds)
+            out[h] = extra or 0
+    return out
+
+
+_UNKNOWN = object()
+
+
 def _goals(b: _Board, unit_type: str, germans: list[Piece]) -> frozenset[Hex]:
     """The hexes a unit type wants to reach: where it could fire at a German unit.
     Ranged units with a bonus range (Table 6: forward observers, tanks, dozers) want to
@@ -450,8 +470,10 @@ def _search(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, in
     return {h: d for h, d in zip(b.hexes, _distances(b, starts, enter), strict=True) if d < FAR}
 
 
-def _distances(b: _Board, starts: dict[Hex, int], enter: list[int]) -> list[int]:
-    """``_search`` by hex position (FAR: no way to a goal)."""
+def _distances(
+    b: _Board, starts: dict[Hex, int], enter: list[int], barred: Sequence[int] | None = None
+) -> list[int]:
+    """``_search`` by hex position (FAR: no way to a goal). ``barred``: see ``_relax``."""
     index = b.index
     dist = [FAR] * len(b.hexes)
     seeds: list[int] = []
@@ -460,17 +482,22 @@ def _distances(b: _Board, starts: dict[Hex, int], enter: list[int]) -> list[int]
         if d0 < dist[i]:
             dist[i] = d0
             seeds.append(i)
-    _relax(b, dist, enter, seeds)
+    _relax(b, dist, enter, seeds, barred)
     return dist
 
 
-def _relax(b: _Board, dist: list[int], enter: list[int], seeds: list[int]) -> None:
+def _relax(
+    b: _Board, dist: list[int], enter: list[int], seeds: list[int], barred: Sequence[int] | None = None
+) -> None:
     """The search itself, in place: from the hexes ``seeds`` (by position, each at its
     ``dist``), lower ``dist`` wherever a neighbour's distance plus the cost of entering
     it is less. From scratch (every other hex FAR) it is the whole search; from a
     finished field whose entry costs have since fallen at ``seeds`` (obstacles gone) it
-    is the same field the whole search would give (``planner.weighted_field``)."""
-    barred = [i for i, step in enumerate(enter) if step < 0]
+    is the same field the whole search would give (``planner.weighted_field``).
+    ``barred``, if given: every position whose ``enter`` is below 0, each once (so the
+    costs need not be read through to find them)."""
+    if barred is None:
+        barred = [i for i, step in enumerate(enter) if step < 0]
     kept = [dist[i] for i in barred]
     for i in barred:
         dist[i] = -1  # below every distance: never entered, never lowered (restored at the end)

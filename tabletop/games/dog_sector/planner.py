@@ -470,7 +470,7 @@ def _code(b: _Board, values: dict[Hex, int]) -> tuple[Any, ...]:
     """``values`` as a tuple of whole numbers in position order, one a hex (position and
     value in one number) when every value is in 0 .. _PACK - 1, else position, value..."""
     index = b.index
-    if all(0 <= v < _PACK for v in values.values()):
+    if not values or (min(values.values()) >= 0 and max(values.values()) < _PACK):
         return tuple(sorted([index[h] * _PACK + v for h, v in values.items()]))
     out: list[Any] = ["pairs"]
     for i, v in sorted((index[h], v) for h, v in values.items()):
@@ -512,9 +512,7 @@ def _layout_extras(
     and its code, once a layout and type."""
     found = layout.by_obstacles.get(("extras", unit_type))
     if found is None:
-        extras = {
-            h: autoplayer._extra_of(unit_type, kinds) or 0 for h, kinds in layout.obstacles.items() if kinds
-        }
+        extras = autoplayer._extras_of(unit_type, layout.obstacles)
         found = layout.by_obstacles[("extras", unit_type)] = (extras, _code(b, extras))
     return found  # type: ignore[no-any-return]
 
@@ -545,6 +543,7 @@ def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: d
         enter[index[g.hex]] = -1
     if codes is None:
         codes = (_code(b, starts), tuple(sorted({index[g.hex] for g in germans})))
+    barred = [*codes[1], *(i for i in b.barred if enter[i] < 0 and i not in codes[1])]
     skey = (id(b.board), *codes)
     base = bases.get(skey)
     dist: list[int] | None = None
@@ -557,9 +556,9 @@ def _searched(b: _Board, starts: dict[Hex, int], germans: list[Piece], extras: d
         ]
         if all(enter[i] < before[i] for i in changed):
             dist = list(base[2])
-            autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR])
+            autoplayer._relax(b, dist, enter, [i for i in changed if dist[i] < FAR], barred)
     if dist is None:
-        dist = autoplayer._distances(b, starts, enter)
+        dist = autoplayer._distances(b, starts, enter, barred)
     if len(bases) > 1024:
         bases.clear()
     bases[skey] = (b.board, enter, dist, extras)
