@@ -35,7 +35,7 @@ from tabletop.datareader import Reader
 from tabletop.engine.counters import counters_for
 from tabletop.engine.dice import Dice
 from tabletop.engine.los import LosQuery, LosResult, line_of_sight
-from tabletop.engine.movement import Reach, reach
+from tabletop.engine.movement import Reach
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
@@ -459,9 +459,7 @@ def _reach(state: GameState, unit: Piece, budget: int) -> Reach:
     memo: dict[tuple[Piece, int], Reach] = _reach_memo[2]
     key = (unit, budget)
     if key not in memo:
-        policy = _move_policy()  # plan_move's steps, with the model kept across versions
-        model = policy.reach_model(state.map, unit, budget)
-        memo[key] = policy.judge(state.map, unit, reach(model, unit.hex, unit.id))
+        memo[key] = _move_policy().reach(state.map, unit, budget)  # plan_move's reach, kept effects
     return memo[key]
 
 

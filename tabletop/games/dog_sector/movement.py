@@ -26,7 +26,15 @@ from typing import Any
 
 from tabletop.board import Map
 from tabletop.datareader import Reader
-from tabletop.engine.movement import BaseMovePolicy, MoveModel
+from tabletop.engine.movement import (
+    BaseMovePolicy,
+    HexIndex,
+    IndexedModel,
+    MoveModel,
+    Reach,
+    reach,
+    reach_indexed,
+)
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex
 from tabletop.yamlfile import LineDict, read_yaml
@@ -191,6 +199,7 @@ class _Ground:
     board: Map
     enter: Mapping[Hex, int]
     unlimited: frozenset[Hex]
+    index: HexIndex  # the hexes of ``enter`` numbered, for ``reach_indexed``
 
 
 class DogSectorMovePolicy(BaseMovePolicy):
@@ -220,7 +229,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
             enter = {h: costs[kind] for h, kind in board.terrain.items()}
             kinds = self.tables.unlimited_region_kinds
             unlimited = frozenset(h for r in board.regions.values() if r.kind in kinds for h in r.hexes)
-            self._ground = _Ground(board, enter, unlimited)
+            self._ground = _Ground(board, enter, unlimited, HexIndex.of(enter))
             self._effects.clear()  # (another map)
             self._whole.clear()
         return self._ground
@@ -326,20 +335,53 @@ class DogSectorMovePolicy(BaseMovePolicy):
         if itself is not None and itself != start:
             own = self._hex_effect(board, itself, state.pieces_at(itself), unit)
             _add_effect(itself, own, enter, stop, no_end, why_not)
+        notes = self._reach_notes(state, unit, whole, itself, own, why_still)
+        return MoveModel(points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=notes)
+
+    def reach(self, state: MapState, unit: Piece, budget: int | None = None) -> Reach:
+        """``plan_move(state, self, unit, budget=budget)``: the same reach, its dicts in the
+        same order, searched by hex numbers (``reach_indexed``) over the effects
+        ``reach_model`` keeps across map versions, with no model copied (issue 19 item 1:
+        the bot asks a reach after every move). A unit asked about away from where the
+        map holds it (a bot's "what if") takes ``reach_model``'s way."""
+        ground = self.ground(state.board)
+        start = unit.hex
+        try:
+            itself: Hex | None = state.piece(unit.id).hex
+        except KeyError:
+            itself = None
+        if (itself is not None and itself != start) or start not in ground.index.ids:
+            return self.judge(state, unit, reach(self.reach_model(state, unit, budget), start, unit.id))
+        points, why_still = self.allowance(unit, budget)
+        whole = self._whole_effects(state, unit.type, unit.side)
+        # the start's own effects are never read: the search neither enters nor stops there
+        notes = self._reach_notes(state, unit, whole, itself, None, why_still)
+        model = IndexedModel(ground.index, points, whole.cost, whole.stop_ids, whole.no_end_ids, notes=notes)
+        return self.judge(state, unit, reach_indexed(model, start, unit.id))
+
+    def _reach_notes(
+        self,
+        state: MapState,
+        unit: Piece,
+        whole: _Whole,
+        itself: Hex | None,
+        own: _HexEffect | None,
+        why_still: str,
+    ) -> tuple[str, ...]:
+        """A model's notes as ``model`` writes them: why the unit gets no AP, then each
+        obstacle kind noted for its type, in the order ``model`` meets their hexes."""
         notes = [why_still] if why_still else []
         if whole.noting or (own is not None and own[5]):
             noted: set[str] = set()
             for h in {p.hex for p in state.pieces()}:  # the order ``model`` notes them in
-                if h == start:
+                if h == unit.hex:
                     continue
                 kinds = own[5] if h == itself and own is not None else whole.noting.get(h, ())
                 for k in kinds:
                     if k not in noted:
                         noted.add(k)
                         notes.append(self._note(k, unit.type))
-        return MoveModel(
-            points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes)
-        )
+        return tuple(notes)
 
     def _whole_effects(self, state: MapState, unit_type: str, side: str | None) -> _Whole:
         """What every occupied hex does to a unit of ``unit_type`` and ``side`` that is
@@ -352,7 +394,9 @@ class DogSectorMovePolicy(BaseMovePolicy):
         changed = state.changed_since(whole.version) if whole is not None and whole.map is state else None
         ground = self.ground(state.board)
         if whole is None or changed is None:
-            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, dict(ground.enter))
+            whole = self._whole[(unit_type, side)] = _Whole(
+                state, state.version, dict(ground.enter), list(ground.enter.values())
+            )
             changed = {p.hex for p in state.pieces()}
         probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
         for h in changed:
@@ -370,6 +414,18 @@ class DogSectorMovePolicy(BaseMovePolicy):
                 _add_effect(h, effect, whole.enter, whole.stop, whole.no_end, whole.why_not)
                 if effect[5]:
                     whole.noting[h] = effect[5]
+        ids = ground.index.ids
+        for h in changed:  # the numbered copy (``reach``'s)
+            i = ids.get(h)
+            if i is None:
+                continue  # (a hex without ground: never entered)
+            whole.cost[i] = whole.enter.get(h)
+            for by_hex, by_id in ((whole.stop, whole.stop_ids), (whole.no_end, whole.no_end_ids)):
+                why = by_hex.get(h)
+                if why is None:
+                    by_id.pop(i, None)
+                else:
+                    by_id[i] = why
         whole.version = state.version
         return whole
 
@@ -440,11 +496,14 @@ class _Whole:
     map: MapState
     version: int
     enter: dict[Hex, int]
+    cost: list[int | None]  # ``enter`` by the ground's hex numbers (None: barred)
     effects: dict[Hex, _HexEffect] = field(default_factory=dict)
     stop: dict[Hex, str] = field(default_factory=dict)
     no_end: dict[Hex, str] = field(default_factory=dict)
     why_not: dict[Hex, str] = field(default_factory=dict)
     noting: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
+    stop_ids: dict[int, str] = field(default_factory=dict)  # ``stop`` by hex number
+    no_end_ids: dict[int, str] = field(default_factory=dict)  # ``no_end`` by hex number
 
 
 def _add_effect(
