@@ -200,6 +200,7 @@ class _Ground:
     enter: Mapping[Hex, int]
     unlimited: frozenset[Hex]
     index: HexIndex  # the hexes of ``enter`` numbered, for ``reach_indexed``
+    cost: tuple[int | None, ...]  # ``enter`` by those numbers
 
 
 class DogSectorMovePolicy(BaseMovePolicy):
@@ -229,7 +230,8 @@ class DogSectorMovePolicy(BaseMovePolicy):
             enter = {h: costs[kind] for h, kind in board.terrain.items()}
             kinds = self.tables.unlimited_region_kinds
             unlimited = frozenset(h for r in board.regions.values() if r.kind in kinds for h in r.hexes)
-            self._ground = _Ground(board, enter, unlimited, HexIndex.of(enter))
+            index = HexIndex.of(enter)
+            self._ground = _Ground(board, enter, unlimited, index, tuple(enter.get(h) for h in index.hexes))
             self._effects.clear()  # (another map)
             self._whole.clear()
         return self._ground
@@ -321,12 +323,15 @@ class DogSectorMovePolicy(BaseMovePolicy):
             itself: Hex | None = state.piece(unit.id).hex
         except KeyError:
             itself = None
-        enter = dict(whole.enter)
-        stop, no_end, why_not = dict(whole.stop), dict(whole.no_end), dict(whole.why_not)
+        hexes = ground.index.hexes
+        enter = {h: c for h, c in zip(hexes, whole.cost, strict=True) if c is not None}
+        stop = {hexes[i]: why for i, why in whole.stop.items()}
+        no_end = {hexes[i]: why for i, why in whole.no_end.items()}
+        why_not = {hexes[i]: why for i, why in whole.why_not.items()}
         own: _HexEffect | None = None
         # the start is never entered; the unit's own hex is read without the unit
         for h in (start, itself):
-            if h is not None and h in whole.effects:
+            if h is not None:
                 if h in ground.enter:
                     enter[h] = ground.enter[h]
                 stop.pop(h, None)
@@ -356,7 +361,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
         whole = self._whole_effects(state, unit.type, unit.side)
         # the start's own effects are never read: the search neither enters nor stops there
         notes = self._reach_notes(state, unit, whole, itself, None, why_still)
-        model = IndexedModel(ground.index, points, whole.cost, whole.stop_ids, whole.no_end_ids, notes=notes)
+        model = IndexedModel(ground.index, points, whole.cost, whole.stop, whole.no_end, notes=notes)
         return self.judge(state, unit, reach_indexed(model, start, unit.id))
 
     def _reach_notes(
@@ -393,39 +398,38 @@ class DogSectorMovePolicy(BaseMovePolicy):
             return whole
         changed = state.changed_since(whole.version) if whole is not None and whole.map is state else None
         ground = self.ground(state.board)
+        base = ground.cost
         if whole is None or changed is None:
-            whole = self._whole[(unit_type, side)] = _Whole(
-                state, state.version, dict(ground.enter), list(ground.enter.values())
-            )
+            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, list(base))
             changed = {p.hex for p in state.pieces()}
         probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
-        for h in changed:
-            if h in whole.effects:  # take back what the hex did
-                del whole.effects[h]
-                if h in ground.enter:
-                    whole.enter[h] = ground.enter[h]
-                whole.stop.pop(h, None)
-                whole.no_end.pop(h, None)
-                whole.why_not.pop(h, None)
-                whole.noting.pop(h, None)
-            here = state.pieces_at(h)
-            if here:
-                effect = whole.effects[h] = self._hex_effect(state.board, h, here, probe)
-                _add_effect(h, effect, whole.enter, whole.stop, whole.no_end, whole.why_not)
-                if effect[5]:
-                    whole.noting[h] = effect[5]
-        ids = ground.index.ids
-        for h in changed:  # the numbered copy (``reach``'s)
-            i = ids.get(h)
-            if i is None:
-                continue  # (a hex without ground: never entered)
-            whole.cost[i] = whole.enter.get(h)
-            for by_hex, by_id in ((whole.stop, whole.stop_ids), (whole.no_end, whole.no_end_ids)):
-                why = by_hex.get(h)
-                if why is None:
-                    by_id.pop(i, None)
+        board, ids, pieces_at, hex_effect = state.board, ground.index.ids, state.pieces_at, self._hex_effect
+        cost, stop, no_end, why_not, noting = whole.cost, whole.stop, whole.no_end, whole.why_not, whole.noting
+        for h in changed:  # each hex's part written afresh from what it holds now
+            here = pieces_at(h)
+            effect = hex_effect(board, h, here, probe) if here else _NOTHING
+            i = ids[h]  # (every hex of the map has ground)
+            if effect[0]:  # barred
+                cost[i] = None
+                why_not[i] = str(effect[4])
+                stop.pop(i, None)
+                no_end.pop(i, None)
+            else:
+                c = base[i]
+                cost[i] = c + effect[1] if c is not None else None
+                why_not.pop(i, None)
+                if effect[2] is None:
+                    stop.pop(i, None)
                 else:
-                    by_id[i] = why
+                    stop[i] = effect[2]
+                if effect[3] is None:
+                    no_end.pop(i, None)
+                else:
+                    no_end[i] = effect[3]
+            if effect[5]:
+                noting[h] = effect[5]
+            else:
+                noting.pop(h, None)
         whole.version = state.version
         return whole
 
@@ -485,6 +489,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
 
 # barred, extra AP, stop reason, no-end reason, why barred, obstacle kinds noted
 _HexEffect = tuple[bool, int, "str | None", "str | None", "str | None", tuple[str, ...]]
+_NOTHING: _HexEffect = (False, 0, None, None, None, ())  # what an empty hex does
 _PROBE = "\x00nobody"  # the id of the unit asked about in ``_whole_effects``: no piece has it
 
 
@@ -495,15 +500,11 @@ class _Whole:
 
     map: MapState
     version: int
-    enter: dict[Hex, int]
-    cost: list[int | None]  # ``enter`` by the ground's hex numbers (None: barred)
-    effects: dict[Hex, _HexEffect] = field(default_factory=dict)
-    stop: dict[Hex, str] = field(default_factory=dict)
-    no_end: dict[Hex, str] = field(default_factory=dict)
-    why_not: dict[Hex, str] = field(default_factory=dict)
-    noting: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
-    stop_ids: dict[int, str] = field(default_factory=dict)  # ``stop`` by hex number
-    no_end_ids: dict[int, str] = field(default_factory=dict)  # ``no_end`` by hex number
+    cost: list[int | None]  # by the ground's hex numbers: the AP to enter (None: barred)
+    stop: dict[int, str] = field(default_factory=dict)  # hex number -> why a move ends there
+    no_end: dict[int, str] = field(default_factory=dict)  # hex number -> why no move ends there
+    why_not: dict[int, str] = field(default_factory=dict)  # hex number -> why it is barred
+    noting: dict[Hex, tuple[str, ...]] = field(default_factory=dict)  # obstacle kinds noted
 
 
 def _add_effect(
