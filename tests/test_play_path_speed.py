@@ -1,7 +1,8 @@
 """Issue 19 (speed where players and designers wait), item 1 "games per second": the
 faster forms of the play path's questions give exactly the answers of the plain forms,
 on random inputs and on random DOG SECTOR positions with random changes between
-questions (the reach searched by hex numbers, ...)."""
+questions (the reach searched by hex numbers, the counts and memos kept per map
+version, a moved piece copied field by field)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from test_play_path_caches import random_change
 
 from tabletop.engine import pieces as engine_pieces
 from tabletop.engine.movement import HexIndex, IndexedModel, MoveModel, Reach, plan_move, reach, reach_indexed
+from tabletop.engine.state import GameState
 from tabletop.games.dog_sector.movement import DogSectorMovePolicy
-from tabletop.hexgrid import Hex
+from tabletop.hexgrid import Hex, distance
 
 
 def _same_reach(got: Reach, want: Reach) -> None:
@@ -82,3 +84,95 @@ def test_dog_sector_reach_from_kept_effects_equals_the_planned_move(
             stopped += bool(want.stops)
         random_change(state, rng, step)
     assert checked == 60 * 14 and noted and stopped
+
+
+@pytest.mark.parametrize("kept", [4096, 8])
+def test_per_version_counts_of_american_units_equal_the_units_counted_afresh(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's outcome (no American unit left ashore) reads ``american_count``, kept
+    across versions from the changed hexes; phase 4's ranking reads the American units
+    of each hex (``german._americans_at``); the Friendly Fire hexes (phase 6) are kept
+    per version. Each equals what the map gives afresh after every one of 200 random
+    changes (some removing units), also with a journal often cut short."""
+    from tabletop.games.dog_sector import american, german, procedures
+
+    monkeypatch.setattr(engine_pieces, "_JOURNAL_KEPT", kept)
+    rng = random.Random(53 + kept)
+    state = GameState(
+        random_position(rng, 30, 8, inland_share=0.5, markers=10), turn=1, phase="american-fire"
+    )
+    b = board()
+    radius = american.tables().ff_radius
+    counts_seen = set()
+    for step in range(200):
+        random_change(state.map, rng, step)
+        americans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == "american"]
+        assert procedures.american_count(state) == len(americans)
+        by_hex: dict[Hex, int] = {}
+        for p in americans:
+            by_hex[p.hex] = by_hex.get(p.hex, 0) + 1
+        assert german._americans_at(state) == by_hex
+        units = [p for p in state.map.pieces() if p.kind == "unit"]
+        for firer in rng.sample(americans, min(3, len(americans))):
+            target = rng.choice(units)
+            want: list[Hex] = []
+            if firer.type in american.tables().ff_units and not (
+                firer.type in american.tables().ff_not_adjacent and distance(firer.hex, target.hex) <= 1
+            ):
+                want = sorted(
+                    {p.hex for p in americans if distance(p.hex, target.hex) <= radius}, key=b.label
+                )
+            assert american.friendly_fire_hexes(state, firer.id, target.id) == want
+        counts_seen.add(len(americans))
+    assert len(counts_seen) > 3
+
+
+def test_the_next_german_to_fire_is_the_first_in_order_not_marked() -> None:
+    """Phase 4: ``next_to_fire`` (the fired marks read as a set) is the first German unit
+    in firing order that ``state.marked`` says has not fired, as units fire one by one."""
+    from tabletop.games.dog_sector import german
+
+    rng = random.Random(59)
+    state = GameState(random_position(rng, 10, 12, inland_share=0.5), turn=1, phase="german-fire")
+    order = german.firing_order(state)
+    for _ in range(len(order) + 1):
+        want = next((p for p in order if not state.marked(german.GERMAN_FIRED, p.id)), None)
+        assert german.next_to_fire(state) == want
+        if want is None:
+            break
+        state.mark(
+            german.GERMAN_FIRED,
+            rng.choice([p for p in order if not state.marked(german.GERMAN_FIRED, p.id)]).id,
+        )
+    assert german.next_to_fire(state) is None
+
+
+def test_a_moved_piece_equals_the_piece_replaced_field_by_field() -> None:
+    """``MapState.move`` copies the piece's fields instead of rebuilding it: the moved
+    piece equals (and hashes as) ``replace(piece, hex=to)``, every field kept."""
+    rng = random.Random(61)
+    state = random_position(rng, 10, 5, inland_share=0.5, markers=5)
+    hexes = sorted(board().grid.hexes(), key=board().label)
+    for piece in state.pieces():
+        piece = replace(piece, status=frozenset({"pinned"}), steps=2, attributes=(("ammo", 3),))
+        state.update(piece)
+        to = rng.choice(hexes)
+        moved = state.move(piece.id, to)
+        want = replace(piece, hex=to)
+        assert moved == want and hash(moved) == hash(want) and vars(moved) == vars(want)
+        assert state.piece(piece.id) is moved and moved in state.pieces_at(to)
+
+
+def test_hex_labels_read_once_give_the_maps_hex() -> None:
+    """A move's refusal reads its ``to`` label through a memo of labels read: the same
+    hex as the map's ``hex_of`` for every hex, None for labels that name none."""
+    from tabletop.games.dog_sector import american
+
+    state = GameState(random_position(random.Random(67), 2, 2, inland_share=0.5))
+    b = board()
+    for _ in range(2):
+        for h in b.grid.hexes():
+            assert american._hex_of(state, b.label(h)) == h
+    for bad in ("9999", "ab", "", None, 12):
+        assert american._hex_of(state, bad) is None

@@ -351,10 +351,20 @@ def _american_units(state: GameState) -> list[Piece]:
 def _hex_of(state: GameState, label: Any) -> Hex | None:
     if not isinstance(label, str):
         return None
-    try:
-        return state.board.hex_of(label)
-    except ValueError:
-        return None
+    board = state.board
+    if _hexes_of[0] is not board:
+        _hexes_of[:] = [board, {}]
+    known: dict[str, Hex] = _hexes_of[1]
+    h = known.get(label)
+    if h is None:
+        try:
+            h = known[label] = board.hex_of(label)
+        except ValueError:
+            return None
+    return h
+
+
+_hexes_of: list[Any] = [None, {}]  # [map, {label: hex}]: the labels read so far (a move's refusal reads one)
 
 
 def _pinned_hex(state: GameState, h: Hex) -> bool:
@@ -905,8 +915,23 @@ def friendly_fire_hexes(state: GameState, firer_id: str, target_id: str) -> list
         return []
     if firer.type in t.ff_not_adjacent and distance(firer.hex, target.hex) <= 1:
         return []
-    near = {p.hex for p in _american_units(state) if distance(p.hex, target.hex) <= t.ff_radius}
-    return sorted(near, key=lambda h: _label(state, h))
+    return list(_american_hexes_near(state, target.hex, t.ff_radius))
+
+
+_near_memo: list[Any] = [None, -1, {}]  # [map state, version, {(hex, radius): American hexes near}]
+
+
+def _american_hexes_near(state: GameState, h: Hex, radius: int) -> tuple[Hex, ...]:
+    """The American-occupied hexes within ``radius`` of ``h``, by label; remembered until
+    the map changes (a bot asks for every shot it weighs)."""
+    memo = _near_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        memo[:] = [state.map, state.map.version, {}]
+    found: tuple[Hex, ...] | None = memo[2].get((h, radius))
+    if found is None:
+        near = {p.hex for p in _american_units(state) if distance(p.hex, h) <= radius}
+        found = memo[2][(h, radius)] = tuple(sorted(near, key=lambda x: _label(state, x)))
+    return found
 
 
 # ------------------------------------------------------------- per-unit helpers (bots)

@@ -404,7 +404,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
             changed = {p.hex for p in state.pieces()}
         probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
         board, ids, pieces_at, hex_effect = state.board, ground.index.ids, state.pieces_at, self._hex_effect
-        cost, stop, no_end, why_not, noting = whole.cost, whole.stop, whole.no_end, whole.why_not, whole.noting
+        cost, stop, no_end, why_not = whole.cost, whole.stop, whole.no_end, whole.why_not
         for h in changed:  # each hex's part written afresh from what it holds now
             here = pieces_at(h)
             effect = hex_effect(board, h, here, probe) if here else _NOTHING
@@ -427,9 +427,9 @@ class DogSectorMovePolicy(BaseMovePolicy):
                 else:
                     no_end[i] = effect[3]
             if effect[5]:
-                noting[h] = effect[5]
+                whole.noting[h] = effect[5]
             else:
-                noting.pop(h, None)
+                whole.noting.pop(h, None)
         whole.version = state.version
         return whole
 
