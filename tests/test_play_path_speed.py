@@ -13,8 +13,10 @@ import pytest
 from dog_sector_positions import board, random_position
 from test_play_path_caches import random_change
 
+from tabletop.board import load_map
 from tabletop.engine import pieces as engine_pieces
 from tabletop.engine.movement import HexIndex, IndexedModel, MoveModel, Reach, plan_move, reach, reach_indexed
+from tabletop.engine.pieces import MapState
 from tabletop.engine.state import GameState
 from tabletop.games.dog_sector.movement import DogSectorMovePolicy
 from tabletop.hexgrid import Hex, distance
@@ -166,7 +168,8 @@ def test_a_moved_piece_equals_the_piece_replaced_field_by_field() -> None:
 
 def test_hex_labels_read_once_give_the_maps_hex() -> None:
     """A move's refusal reads its ``to`` label through a memo of labels read: the same
-    hex as the map's ``hex_of`` for every hex, None for labels that name none."""
+    hex as the map's ``hex_of`` for every hex, None for labels that name none (also
+    labels another map read before has)."""
     from tabletop.games.dog_sector import american
 
     state = GameState(random_position(random.Random(67), 2, 2, inland_share=0.5))
@@ -176,3 +179,8 @@ def test_hex_labels_read_once_give_the_maps_hex() -> None:
             assert american._hex_of(state, b.label(h)) == h
     for bad in ("9999", "ab", "", None, 12):
         assert american._hex_of(state, bad) is None
+    bigger = load_map("dogs-of-war")  # labels this map has and the DOG SECTOR map has not
+    beyond = [h for h in bigger.grid.hexes() if not b.grid.contains(h)][:20]
+    for h in beyond:
+        assert american._hex_of(GameState(MapState.of(bigger)), bigger.label(h)) == h
+        assert american._hex_of(state, bigger.label(h)) is None
