@@ -16,7 +16,7 @@ from test_play_path_caches import random_change
 from tabletop.board import load_map
 from tabletop.engine import pieces as engine_pieces
 from tabletop.engine.movement import HexIndex, IndexedModel, MoveModel, Reach, plan_move, reach, reach_indexed
-from tabletop.engine.pieces import MapState
+from tabletop.engine.pieces import MapState, Piece
 from tabletop.engine.state import GameState
 from tabletop.games.dog_sector.movement import DogSectorMovePolicy
 from tabletop.hexgrid import Hex, distance
@@ -184,3 +184,34 @@ def test_hex_labels_read_once_give_the_maps_hex() -> None:
     for h in beyond:
         assert american._hex_of(GameState(MapState.of(bigger)), bigger.label(h)) == h
         assert american._hex_of(state, bigger.label(h)) is None
+
+
+def test_changes_at_the_edge_of_a_search_are_read_before_it() -> None:
+    """Phase 5: a hex changed since the effects were last read is read again before a
+    search that may reach it: 300 times a unit's reach is asked, a hex 0 to budget + 2
+    hexes from it changes (an obstacle or a German unit put there or taken away), and
+    the reach asked again equals ``plan_move`` with a fresh policy."""
+    rng = random.Random(71)
+    state = random_position(rng, 30, 8, inland_share=0.5, markers=30)
+    b = board()
+    kept_policy = DogSectorMovePolicy()
+    kinds = ("barbed-wire", "land-mine", "tank-obstacle", "cleared")
+    for step in range(300):
+        americans = [p for p in state.pieces() if p.kind == "unit" and p.side == "american"]
+        unit = rng.choice(americans)
+        budget = rng.choice((0, 1, 2, 3, 6))
+        kept_policy.reach(state, unit, budget)
+        ring = [h for h in b.grid.hexes() if distance(h, unit.hex) == rng.randint(0, budget + 2)]
+        if ring:
+            h = rng.choice(sorted(ring, key=b.label))
+            here = [p for p in state.pieces_at(h) if p.id != unit.id]
+            if here and rng.random() < 0.5:
+                state.remove(rng.choice(here).id)
+            elif rng.random() < 0.7:
+                state.place(Piece(f"edge-marker-{step}", rng.choice(kinds), h, kind="marker"))
+            else:
+                state.place(Piece(f"edge-german-{step}", "infantry", h, side="german"))
+        _same_reach(
+            kept_policy.reach(state, unit, budget),
+            plan_move(state, DogSectorMovePolicy(), unit, budget=budget),
+        )
