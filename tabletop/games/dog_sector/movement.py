@@ -36,7 +36,7 @@ from tabletop.engine.movement import (
     reach_indexed,
 )
 from tabletop.engine.pieces import MapState, Piece
-from tabletop.hexgrid import Hex, distance
+from tabletop.hexgrid import Hex
 from tabletop.yamlfile import LineDict, read_yaml
 
 DATA = Path(__file__).with_name("movement.yaml")
@@ -201,7 +201,6 @@ class _Ground:
     unlimited: frozenset[Hex]
     index: HexIndex  # the hexes of ``enter`` numbered, for ``reach_indexed``
     cost: tuple[int | None, ...]  # ``enter`` by those numbers
-    least: int  # the cheapest hex to enter
 
 
 class DogSectorMovePolicy(BaseMovePolicy):
@@ -216,7 +215,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
         self._effects: dict[tuple[str, str | None], dict[Hex, tuple[list[Piece], _HexEffect]]] = {}
         self._whole: dict[tuple[str, str | None], _Whole] = {}  # (unit type, side) -> every hex's effect
         self._obstacle_kinds = frozenset(self.tables.obstacles)
-        self._noted: dict[str, frozenset[str]] = {}  # unit type -> obstacle kinds with a note for it
 
     def ground(self, board: Map) -> _Ground:
         """Terrain costs and unlimited-stacking hexes of ``board``, worked out once per map;
@@ -233,8 +231,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
             kinds = self.tables.unlimited_region_kinds
             unlimited = frozenset(h for r in board.regions.values() if r.kind in kinds for h in r.hexes)
             index = HexIndex.of(enter)
-            cost = tuple(enter.get(h) for h in index.hexes)
-            self._ground = _Ground(board, enter, unlimited, index, cost, min(enter.values(), default=0))
+            self._ground = _Ground(board, enter, unlimited, index, tuple(enter.get(h) for h in index.hexes))
             self._effects.clear()  # (another map)
             self._whole.clear()
         return self._ground
@@ -321,7 +318,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
         ground = self.ground(board)
         points, why_still = self.allowance(unit, budget)
         whole = self._whole_effects(state, unit.type, unit.side)
-        self._read_near(state, whole, unit.hex, None)
         start = unit.hex
         try:
             itself: Hex | None = state.piece(unit.id).hex
@@ -363,7 +359,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
             return self.judge(state, unit, reach(self.reach_model(state, unit, budget), start, unit.id))
         points, why_still = self.allowance(unit, budget)
         whole = self._whole_effects(state, unit.type, unit.side)
-        self._read_near(state, whole, start, points)
         # the start's own effects are never read: the search neither enters nor stops there
         notes = self._reach_notes(state, unit, whole, itself, None, why_still)
         model = IndexedModel(ground.index, points, whole.cost, whole.stop, whole.no_end, notes=notes)
@@ -396,87 +391,47 @@ class DogSectorMovePolicy(BaseMovePolicy):
     def _whole_effects(self, state: MapState, unit_type: str, side: str | None) -> _Whole:
         """What every occupied hex does to a unit of ``unit_type`` and ``side`` that is
         not in it, brought up to this map version: the hexes changed since the last
-        version seen (all of them on another map or when the map no longer remembers
-        that far back) are marked to be read again (``_Whole.pending``), and read when
-        a search may reach them (``_read_near``), so a change far from every unit asked
-        about costs nothing. A hex holding an obstacle this unit type is told about is
-        read at once: every model notes it."""
+        version seen are read again, all of them on another map or when the map no
+        longer remembers that far back."""
         whole = self._whole.get((unit_type, side))
         if whole is not None and whole.map is state and whole.version == state.version:
             return whole
         changed = state.changed_since(whole.version) if whole is not None and whole.map is state else None
         ground = self.ground(state.board)
+        base = ground.cost
         if whole is None or changed is None:
-            probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
-            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, list(ground.cost), probe)
+            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, list(base))
             changed = {p.hex for p in state.pieces()}
-        noted = self._noted_kinds(unit_type)
-        ids, pieces_at, cost, pending = ground.index.ids, state.pieces_at, whole.cost, whole.pending
-        for h in changed:
+        probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
+        board, ids, pieces_at, hex_effect = state.board, ground.index.ids, state.pieces_at, self._hex_effect
+        cost, stop, no_end, why_not = whole.cost, whole.stop, whole.no_end, whole.why_not
+        for h in changed:  # each hex's part written afresh from what it holds now
+            here = pieces_at(h)
+            effect = hex_effect(board, h, here, probe) if here else _NOTHING
             i = ids[h]  # (every hex of the map has ground)
-            if noted and any(p.kind == "marker" and p.type in noted for p in pieces_at(h)):
-                self._write(state, whole, i)
+            if effect[0]:  # barred
+                cost[i] = None
+                why_not[i] = str(effect[4])
+                stop.pop(i, None)
+                no_end.pop(i, None)
             else:
-                whole.noting.pop(h, None)  # (no obstacle it is told about: nothing to note)
-                cost[i] = _PENDING
-                pending.add(i)
+                c = base[i]
+                cost[i] = c + effect[1] if c is not None else None
+                why_not.pop(i, None)
+                if effect[2] is None:
+                    stop.pop(i, None)
+                else:
+                    stop[i] = effect[2]
+                if effect[3] is None:
+                    no_end.pop(i, None)
+                else:
+                    no_end[i] = effect[3]
+            if effect[5]:
+                whole.noting[h] = effect[5]
+            else:
+                whole.noting.pop(h, None)
         whole.version = state.version
         return whole
-
-    def _noted_kinds(self, unit_type: str) -> frozenset[str]:
-        """The obstacle kinds with a note for ``unit_type`` (``_hex_effect``'s noted kinds
-        are among those in the hex)."""
-        found = self._noted.get(unit_type)
-        if found is None:
-            obstacles = self.tables.obstacles
-            found = frozenset(k for k in obstacles if obstacles[k].effect(unit_type).note)
-            self._noted[unit_type] = found
-        return found
-
-    def _read_near(self, state: MapState, whole: _Whole, start: Hex, budget: int | None) -> None:
-        """Read the pending hexes a search from ``start`` within ``budget`` AP may read
-        (None: every pending hex): those within ``budget`` // the cheapest ground cost
-        + 1 hexes, every one when a hex costs nothing to enter (an obstacle only adds)."""
-        pending = whole.pending
-        if not pending:
-            return
-        ground = self.ground(state.board)
-        if budget is None or ground.least <= 0:
-            todo = list(pending)
-        else:
-            hexes, radius = ground.index.hexes, budget // ground.least + 1
-            todo = [i for i in pending if distance(hexes[i], start) <= radius]
-        for i in todo:
-            self._write(state, whole, i)
-
-    def _write(self, state: MapState, whole: _Whole, i: int) -> None:
-        """Hex number ``i``'s part of ``whole`` written afresh from what it holds now."""
-        ground = self.ground(state.board)
-        h = ground.index.hexes[i]
-        here = state.pieces_at(h)
-        effect = self._hex_effect(state.board, h, here, whole.probe) if here else _NOTHING
-        if effect[0]:  # barred
-            whole.cost[i] = None
-            whole.why_not[i] = str(effect[4])
-            whole.stop.pop(i, None)
-            whole.no_end.pop(i, None)
-        else:
-            c = ground.cost[i]
-            whole.cost[i] = c + effect[1] if c is not None else None
-            whole.why_not.pop(i, None)
-            if effect[2] is None:
-                whole.stop.pop(i, None)
-            else:
-                whole.stop[i] = effect[2]
-            if effect[3] is None:
-                whole.no_end.pop(i, None)
-            else:
-                whole.no_end[i] = effect[3]
-        if effect[5]:
-            whole.noting[h] = effect[5]
-        else:
-            whole.noting.pop(h, None)
-        whole.pending.discard(i)
 
     def _note(self, kind: str, unit_type: str) -> str:
         ob = self.tables.obstacles[kind]
@@ -534,7 +489,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
 
 # barred, extra AP, stop reason, no-end reason, why barred, obstacle kinds noted
 _HexEffect = tuple[bool, int, "str | None", "str | None", "str | None", tuple[str, ...]]
-_PENDING = -1  # the cost of a hex not read since it changed (never searched: see ``_read_near``)
 _NOTHING: _HexEffect = (False, 0, None, None, None, ())  # what an empty hex does
 _PROBE = "\x00nobody"  # the id of the unit asked about in ``_whole_effects``: no piece has it
 
@@ -547,8 +501,6 @@ class _Whole:
     map: MapState
     version: int
     cost: list[int | None]  # by the ground's hex numbers: the AP to enter (None: barred)
-    probe: Piece  # a unit of the type and side, with no id on the map: what reads a hex
-    pending: set[int] = field(default_factory=set)  # hexes changed and not read since (cost _PENDING)
     stop: dict[int, str] = field(default_factory=dict)  # hex number -> why a move ends there
     no_end: dict[int, str] = field(default_factory=dict)  # hex number -> why no move ends there
     why_not: dict[int, str] = field(default_factory=dict)  # hex number -> why it is barred
