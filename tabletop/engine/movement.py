@@ -225,7 +225,7 @@ def reach_indexed(model: IndexedModel, start: Hex, unit: str = "") -> Reach:
                 if step is None:
                     continue
                 nc = c + step
-                if nc > budget or nc >= dist[n]:
+                if nc >= dist[n]:  # (every hex starts at budget + 1: also "over budget")
                     continue
                 if dead and n in dead:
                     continue  # would have to stop where it may not end
