@@ -215,3 +215,41 @@ def test_changes_at_the_edge_of_a_search_are_read_before_it() -> None:
             kept_policy.reach(state, unit, budget),
             plan_move(state, DogSectorMovePolicy(), unit, budget=budget),
         )
+
+
+def test_the_german_target_is_the_first_by_the_priority_rules() -> None:
+    """Phase 4 priority (nearest, then the shooter's preferred types, then the hex with
+    most American units, then the lowest label, then the lowest id): the target
+    ``choose_target`` picks, its ranks worked out for all targets at once, is the first
+    legal target sorted by those rules written out here, for every German unit of 40
+    random positions."""
+    from tabletop.games.dog_sector import german, procedures
+
+    rng = random.Random(73)
+    b = board()
+    chosen = 0
+    for _ in range(40):
+        state = GameState(
+            random_position(rng, 30, 10, inland_share=0.6, markers=5), turn=1, phase="german-fire"
+        )
+        americans = [p for p in state.map.pieces() if p.kind == "unit" and p.side == "american"]
+        for shooter in german.firing_order(state):
+            legal = german.legal_targets(state, shooter.id)
+            prefer = procedures.tables().german_fire[shooter.type].prefer
+
+            crowds = {h: sum(1 for a in americans if a.hex == h) for h in {p.hex for p in legal}}
+            ranked = sorted(
+                legal,
+                key=lambda p: (
+                    distance(shooter.hex, p.hex),
+                    p.type not in prefer,
+                    -crowds[p.hex],
+                    b.label(p.hex),
+                    p.id,
+                ),
+            )
+
+            target, _why = german.choose_target(state, shooter.id)
+            assert target == (ranked[0] if ranked else None)
+            chosen += target is not None
+    assert chosen > 50
