@@ -253,3 +253,23 @@ def test_the_german_target_is_the_first_by_the_priority_rules() -> None:
             assert target == (ranked[0] if ranked else None)
             chosen += target is not None
     assert chosen > 50
+
+
+def test_effects_known_by_contents_hold_across_positions_of_one_map() -> None:
+    """Phase 5: a hex's effect on a unit type is remembered by the hex's contents (the
+    units' sides, types and pins, the marker types) across map states of one map (one
+    game after another): one policy asked about 8 random positions in turn, each with
+    random changes (pins and unpins among them), gives ``plan_move``'s reach with a fresh
+    policy every time, and its remembered effects are used again."""
+    rng = random.Random(79)
+    kept_policy = DogSectorMovePolicy()
+    for game in range(8):
+        state = random_position(rng, 30, 10, inland_share=0.5, markers=40)
+        for step in range(15):
+            americans = [p for p in state.pieces() if p.kind == "unit" and p.side == "american"]
+            for unit in rng.sample(americans, 6):
+                budget = rng.choice([None, 2, 6])
+                want = plan_move(state, DogSectorMovePolicy(), unit, budget=budget)
+                _same_reach(kept_policy.reach(state, unit, budget), want)
+            random_change(state, rng, 1000 * game + step)
+    assert len(kept_policy._known) > 0
