@@ -273,3 +273,41 @@ def test_effects_known_by_contents_hold_across_positions_of_one_map() -> None:
                 _same_reach(kept_policy.reach(state, unit, budget), want)
             random_change(state, rng, 1000 * game + step)
     assert len(kept_policy._known) > 0
+
+
+def test_a_hex_holding_in_turn_each_kind_of_contents_reads_each_anew() -> None:
+    """Phase 5: the hexes next to an American unit hold in turn a German unit, an
+    American unit of each type, pinned down or not, and obstacle markers, alone and
+    together; after each change the unit's reach (kept effects, remembered by contents)
+    equals ``plan_move``'s with a fresh policy."""
+    rng = random.Random(83)
+    b = board()
+    kept_policy = DogSectorMovePolicy()
+    state = MapState.of(b)
+    beach = sorted((h for h in b.grid.hexes() if b.terrain[h] == "beach"), key=b.label)
+    unit = Piece("mover", "infantry", beach[len(beach) // 2], side="american")
+    state.place(unit)
+    around = [h for h in b.grid.hexes() if distance(h, unit.hex) == 1]
+    contents = [
+        ("german", "infantry", frozenset()),
+        ("american", "infantry", frozenset()),
+        ("american", "infantry", frozenset({"pinned"})),
+        ("american", "tank", frozenset()),
+        ("american", "tank", frozenset({"pinned"})),
+        ("american", "exceptional-leader", frozenset()),
+        ("german", "mg-pillbox", frozenset()),
+    ]
+    for step in range(120):
+        h = rng.choice(around)
+        for p in state.pieces_at(h):
+            state.remove(p.id)
+        for k in range(rng.randint(1, 2)):
+            if rng.random() < 0.7:
+                side, kind, status = rng.choice(contents)
+                state.place(Piece(f"u{step}-{k}", kind, h, side=side, status=status))
+            else:
+                marker = rng.choice(("barbed-wire", "land-mine", "tank-obstacle", "cleared"))
+                state.place(Piece(f"m{step}-{k}", marker, h, kind="marker"))
+        for mover in (unit, replace(unit, type="tank", id="mover")):
+            want = plan_move(state, DogSectorMovePolicy(), mover, budget=2)
+            _same_reach(kept_policy.reach(state, mover, 2), want)
