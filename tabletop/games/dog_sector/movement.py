@@ -215,9 +215,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
         self._effects: dict[tuple[str, str | None], dict[Hex, tuple[list[Piece], _HexEffect]]] = {}
         self._whole: dict[tuple[str, str | None], _Whole] = {}  # (unit type, side) -> every hex's effect
         self._obstacle_kinds = frozenset(self.tables.obstacles)
-        # (hex, its contents, unit type, side) -> the effect: kept across map states of one map
-        self._known: dict[tuple[Hex, _Contents, str, str | None], _HexEffect] = {}
-        self._contents_at: tuple[MapState, int, dict[Hex, _Contents]] | None = None
 
     def ground(self, board: Map) -> _Ground:
         """Terrain costs and unlimited-stacking hexes of ``board``, worked out once per map;
@@ -237,8 +234,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
             self._ground = _Ground(board, enter, unlimited, index, tuple(enter.get(h) for h in index.hexes))
             self._effects.clear()  # (another map)
             self._whole.clear()
-            self._known.clear()
-            self._contents_at = None
         return self._ground
 
     def allowance(self, unit: Piece, budget: int | None) -> tuple[int, str]:
@@ -410,19 +405,9 @@ class DogSectorMovePolicy(BaseMovePolicy):
         probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
         board, ids, pieces_at, hex_effect = state.board, ground.index.ids, state.pieces_at, self._hex_effect
         cost, stop, no_end, why_not = whole.cost, whole.stop, whole.no_end, whole.why_not
-        contents, known = self._contents(state), self._known
         for h in changed:  # each hex's part written afresh from what it holds now
-            held = contents.get(h)
-            if held is None:
-                effect = _NOTHING
-            else:  # what such contents do to such a unit there, worked out once
-                key = (h, held, unit_type, side)
-                found = known.get(key)
-                if found is None:
-                    if len(known) >= _KNOWN_KEPT:
-                        known.clear()
-                    found = known[key] = hex_effect(board, h, pieces_at(h), probe)
-                effect = found
+            here = pieces_at(h)
+            effect = hex_effect(board, h, here, probe) if here else _NOTHING
             i = ids[h]  # (every hex of the map has ground)
             if effect[0]:  # barred
                 cost[i] = None
@@ -447,32 +432,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
                 whole.noting.pop(h, None)
         whole.version = state.version
         return whole
-
-    def _contents(self, state: MapState) -> dict[Hex, _Contents]:
-        """Each occupied hex's contents as ``_hex_effect`` reads them for a unit not in
-        it (the units' sides, types and whether pinned down; the marker types), brought
-        up to this map version from the hexes changed since: read once a version for all
-        unit types, and with the hex, the unit's type and side the whole key of an
-        effect (``_known``: most hexes hold what they held in another game)."""
-        cached = self._contents_at
-        if cached is not None and cached[0] is state and cached[1] == state.version:
-            return cached[2]
-        changed = state.changed_since(cached[1]) if cached is not None and cached[0] is state else None
-        if cached is None or changed is None:
-            out: dict[Hex, _Contents] = {}
-            changed = {p.hex for p in state.pieces()}
-        else:
-            out = cached[2]  # (brought up to date in place: only this policy holds it)
-        pinned = self.tables.pinned_status
-        for h in changed:
-            here = state.pieces_at(h)
-            if here:
-                units = frozenset([(p.side, p.type, pinned in p.status) for p in here if p.kind == "unit"])
-                out[h] = (units, frozenset([p.type for p in here if p.kind == "marker"]))
-            else:
-                out.pop(h, None)
-        self._contents_at = (state, state.version, out)
-        return out
 
     def _note(self, kind: str, unit_type: str) -> str:
         ob = self.tables.obstacles[kind]
@@ -530,9 +489,6 @@ class DogSectorMovePolicy(BaseMovePolicy):
 
 # barred, extra AP, stop reason, no-end reason, why barred, obstacle kinds noted
 _HexEffect = tuple[bool, int, "str | None", "str | None", "str | None", tuple[str, ...]]
-# an occupied hex's contents for ``_hex_effect``: its units' (side, type, pinned down), its marker types
-_Contents = tuple[frozenset[tuple["str | None", str, bool]], frozenset[str]]
-_KNOWN_KEPT = 100_000  # effects remembered by contents before the table starts again
 _NOTHING: _HexEffect = (False, 0, None, None, None, ())  # what an empty hex does
 _PROBE = "\x00nobody"  # the id of the unit asked about in ``_whole_effects``: no piece has it
 
