@@ -310,3 +310,28 @@ def test_a_hex_holding_in_turn_each_kind_of_contents_reads_each_anew() -> None:
         for mover in (unit, replace(unit, type="tank", id="mover")):
             want = plan_move(state, DogSectorMovePolicy(), mover, budget=2)
             _same_reach(kept_policy.reach(state, mover, 2), want)
+
+
+def test_a_roll_of_one_die_draws_and_checks_as_a_roll_of_several() -> None:
+    """The engine's dice: ``roll`` (one die taken without a generator, its checks in
+    line) gives the faces drawn one at a time from the same stream, logs the same roll,
+    moves the stream as far, uses scripted faces first, and refuses what the checks
+    refuse with their words."""
+    from tabletop.engine.dice import Dice
+
+    rng = random.Random(89)
+    for seed in range(30):
+        a, b = (
+            Dice(seed, script=[1, 2] if seed % 3 == 0 else []),
+            Dice(seed, script=[1, 2] if seed % 3 == 0 else []),
+        )
+        for _ in range(20):
+            n, sides = rng.choice((1, 1, 2, 3)), rng.choice((2, 6, 10, 20))
+            faces = a.roll(n, sides, "why")
+            assert faces == tuple(b._face(sides) for _ in range(n)) and a.drawn == b.drawn
+            assert a.log[-1].purpose == "why" and a.log[-1].result == faces
+        assert a.roll(1, 6)[0] == b._face(6) and a.log[-1].purpose == "1D6"
+    for n, sides, words in ((0, 6, "number of dice"), (True, 6, "number of dice"), (1.0, 6, "number of dice"),
+                            (1, 1, "number of sides"), (1, False, "number of sides"), (2, "6", "number of sides")):  # fmt: skip
+        with pytest.raises(ValueError, match=words):
+            Dice(1).roll(n, sides)  # type: ignore[arg-type]
