@@ -400,9 +400,10 @@ class DogSectorMovePolicy(BaseMovePolicy):
         ground = self.ground(state.board)
         base = ground.cost
         if whole is None or changed is None:
-            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, list(base))
+            probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
+            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, list(base), probe)
             changed = {p.hex for p in state.pieces()}
-        probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
+        probe = whole.probe
         board, ids, pieces_at, hex_effect = state.board, ground.index.ids, state.pieces_at, self._hex_effect
         cost, stop, no_end, why_not = whole.cost, whole.stop, whole.no_end, whole.why_not
         for h in changed:  # each hex's part written afresh from what it holds now
@@ -501,6 +502,7 @@ class _Whole:
     map: MapState
     version: int
     cost: list[int | None]  # by the ground's hex numbers: the AP to enter (None: barred)
+    probe: Piece  # a unit of the type and side that no piece on the map is: what reads each hex
     stop: dict[int, str] = field(default_factory=dict)  # hex number -> why a move ends there
     no_end: dict[int, str] = field(default_factory=dict)  # hex number -> why no move ends there
     why_not: dict[int, str] = field(default_factory=dict)  # hex number -> why it is barred
