@@ -196,7 +196,9 @@ class IndexedModel:
 def reach_indexed(model: IndexedModel, start: Hex, unit: str = "") -> Reach:
     """``reach`` of the same model given by hex numbers: the same costs, paths, stops and
     passed hexes, its dicts in the same order (the same buckets, read in the same order;
-    each hex's neighbours in direction order), about twice as fast.
+    each hex's neighbours in direction order), in about 0.6 of the time (781 searches of
+    DOG SECTOR's bot: 75 µs a search, 43 by numbers, of which 18 turn the answer back
+    into hexes).
 
     The caller keeps ``start`` among the index's hexes."""
     index, budget, cost, stop, no_end = model.index, model.budget, model.cost, model.stop, model.no_end
