@@ -2,7 +2,7 @@
 faster forms of the play path's questions give exactly the answers of the plain forms,
 on random inputs and on random DOG SECTOR positions with random changes between
 questions (the reach searched by hex numbers, the counts and memos kept per map
-version, a moved piece copied field by field)."""
+version)."""
 
 from __future__ import annotations
 
@@ -151,8 +151,10 @@ def test_the_next_german_to_fire_is_the_first_in_order_not_marked() -> None:
 
 
 def test_a_moved_piece_equals_the_piece_replaced_field_by_field() -> None:
-    """``MapState.move`` copies the piece's fields instead of rebuilding it: the moved
-    piece equals (and hashes as) ``replace(piece, hex=to)``, every field kept."""
+    """``MapState.move`` keeps every field of the piece but its hex: the moved piece
+    equals (and hashes as) ``replace(piece, hex=to)``. (A copy made through the
+    instance dict was tried and dropped: such pieces read their fields twice as
+    slowly, and Dogfaces, which moves more, got slower.)"""
     rng = random.Random(61)
     state = random_position(rng, 10, 5, inland_share=0.5, markers=5)
     hexes = sorted(board().grid.hexes(), key=board().label)
@@ -162,7 +164,7 @@ def test_a_moved_piece_equals_the_piece_replaced_field_by_field() -> None:
         to = rng.choice(hexes)
         moved = state.move(piece.id, to)
         want = replace(piece, hex=to)
-        assert moved == want and hash(moved) == hash(want) and vars(moved) == vars(want)
+        assert moved == want and hash(moved) == hash(want)
         assert state.piece(piece.id) is moved and moved in state.pieces_at(to)
 
 

@@ -103,18 +103,6 @@ class Newcomers:
         return replace(piece, steps=steps, attributes=self.attributes(piece.type, dict(piece.attributes)))
 
 
-def _with_hex(piece: Piece, h: Hex) -> Piece:
-    """``replace(piece, hex=h)``: an equal piece, made by copying the fields instead of
-    through ``__init__`` (a move is the commonest change of a game; issue 19 item 1)."""
-    if type(piece) is not Piece:
-        return replace(piece, hex=h)  # (a subclass may check its fields)
-    moved = object.__new__(Piece)
-    fields = moved.__dict__
-    fields.update(piece.__dict__)
-    fields["hex"] = h
-    return moved
-
-
 @dataclass
 class MapState:
     """A map with the pieces currently on it, indexed by hex."""
@@ -211,7 +199,7 @@ class MapState:
 
     def move(self, piece_id: str, to: Hex) -> Piece:
         """Move a piece to another hex; returns the moved piece."""
-        moved = _with_hex(self.remove(piece_id), to)
+        moved = replace(self.remove(piece_id), hex=to)
         self.place(moved)
         return moved
 
