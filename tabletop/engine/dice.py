@@ -126,9 +126,11 @@ class Dice:
         >>> Dice(3, script=[2, 6]).roll(2, 6)
         (2, 6)
         """
-        _check_count(n, "number of dice", 1)
-        _check_count(sides, "a die's number of sides", 2)
-        faces = tuple(self._face(sides) for _ in range(n))
+        if n.__class__ is not int or n < 1:  # (the checks' common case first: a game rolls hundreds)
+            _check_count(n, "number of dice", 1)
+        if sides.__class__ is not int or sides < 2:
+            _check_count(sides, "a die's number of sides", 2)
+        faces = (self._face(sides),) if n == 1 else tuple(self._face(sides) for _ in range(n))
         self.log.append(Roll(purpose or f"{n}D{sides}", faces))
         return faces
 

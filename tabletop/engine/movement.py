@@ -14,7 +14,7 @@ Knows no rule system's names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -153,6 +153,100 @@ def reach(model: MoveModel, start: Hex, unit: str = "") -> Reach:
         costs, passed = dist, frozenset()
     stops = {h: stop[h] for h in costs if h in stop and h != start} if stop else {}
     return Reach(unit, start, costs, previous, stops, {}, passed, model.scale, model.notes)
+
+
+@dataclass(frozen=True)
+class HexIndex:
+    """A map's hexes numbered 0.., and each hex's neighbours among them in direction
+    order: what ``reach_indexed`` walks (issue 19 item 1: list reads by whole numbers
+    instead of dict reads by hex tuples, whose hashes are worked out on every read)."""
+
+    hexes: tuple[Hex, ...]
+    ids: Mapping[Hex, int]
+    around: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, hexes: Iterable[Hex]) -> HexIndex:
+        """The index of ``hexes`` (numbered in the order given); a neighbour outside them
+        is left out, as a hex a model does not let anyone enter."""
+        order = tuple(hexes)
+        ids = {h: i for i, h in enumerate(order)}
+        around = tuple(
+            tuple(j for j in (ids.get(Hex(h.q + dq, h.r + dr)) for dq, dr in _DIRS) if j is not None)
+            for h in order
+        )
+        return cls(order, ids, around)
+
+
+@dataclass(frozen=True)
+class IndexedModel:
+    """A ``MoveModel`` without step overrides over a ``HexIndex``: ``cost[i]`` the cost to
+    enter hex ``i`` (None: it may not be entered); ``stop`` and ``no_end`` by hex number,
+    with the reasons."""
+
+    index: HexIndex
+    budget: int
+    cost: Sequence[int | None]
+    stop: Mapping[int, str]
+    no_end: Mapping[int, str]
+    scale: int = 1
+    notes: tuple[str, ...] = ()
+
+
+def reach_indexed(model: IndexedModel, start: Hex, unit: str = "") -> Reach:
+    """``reach`` of the same model given by hex numbers: the same costs, paths, stops and
+    passed hexes, its dicts in the same order (the same buckets, read in the same order;
+    each hex's neighbours in direction order), in about 0.6 of the time (781 searches of
+    DOG SECTOR's bot: 75 µs a search, 43 by numbers, of which 18 turn the answer back
+    into hexes).
+
+    The caller keeps ``start`` among the index's hexes."""
+    index, budget, cost, stop, no_end = model.index, model.budget, model.cost, model.stop, model.no_end
+    hexes, around = index.hexes, index.around
+    s = index.ids[start]
+    over = budget + 1
+    dist = [over] * len(hexes)
+    dist[s] = 0
+    previous = [0] * len(hexes)
+    order = [s]  # the hexes in the order first reached: the order of ``reach``'s dicts
+    reached = order.append
+    buckets: list[list[int]] = [[s]]
+    dead = {i for i in stop if i in no_end} if stop and no_end else None
+    c = -1
+    while c + 1 < len(buckets):
+        c += 1
+        bucket = buckets[c]
+        k = 0
+        while k < len(bucket):  # zero-cost steps append to the bucket being read
+            h = bucket[k]
+            k += 1
+            if dist[h] != c or (h in stop and h != s):
+                continue  # stale entry, or the move ends here
+            for n in around[h]:
+                step = cost[n]
+                if step is None:
+                    continue
+                nc = c + step
+                if nc >= dist[n]:  # (every hex starts at budget + 1: also "over budget")
+                    continue
+                if dead and n in dead:
+                    continue  # would have to stop where it may not end
+                if dist[n] == over:
+                    reached(n)
+                dist[n] = nc
+                previous[n] = h
+                if nc >= len(buckets):
+                    buckets.extend([] for _ in range(nc + 1 - len(buckets)))
+                buckets[nc].append(n)
+        buckets[c] = []  # read; its memory can go
+    if no_end:
+        costs = {hexes[i]: dist[i] for i in order if i not in no_end or i == s}
+        passed = frozenset(hexes[i] for i in order if i in no_end and i != s)
+    else:
+        costs, passed = {hexes[i]: dist[i] for i in order}, frozenset()
+    back = {hexes[i]: hexes[previous[i]] for i in order[1:]}
+    stops = {hexes[i]: stop[i] for i in order if i in stop and i != s and hexes[i] in costs} if stop else {}
+    return Reach(unit, start, costs, back, stops, {}, passed, model.scale, model.notes)
 
 
 class MovePolicy(Protocol):

@@ -35,7 +35,7 @@ from tabletop.datareader import Reader
 from tabletop.engine.counters import counters_for
 from tabletop.engine.dice import Dice
 from tabletop.engine.los import LosQuery, LosResult, line_of_sight
-from tabletop.engine.movement import Reach, reach
+from tabletop.engine.movement import Reach
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.hexgrid import Hex, distance, neighbors
@@ -351,10 +351,20 @@ def _american_units(state: GameState) -> list[Piece]:
 def _hex_of(state: GameState, label: Any) -> Hex | None:
     if not isinstance(label, str):
         return None
-    try:
-        return state.board.hex_of(label)
-    except ValueError:
-        return None
+    board = state.board
+    if _hexes_of[0] is not board:
+        _hexes_of[:] = [board, {}]
+    known: dict[str, Hex] = _hexes_of[1]
+    h = known.get(label)
+    if h is None:
+        try:
+            h = known[label] = board.hex_of(label)
+        except ValueError:
+            return None
+    return h
+
+
+_hexes_of: list[Any] = [None, {}]  # [map, {label: hex}]: the labels read so far (a move's refusal reads one)
 
 
 def _pinned_hex(state: GameState, h: Hex) -> bool:
@@ -459,9 +469,7 @@ def _reach(state: GameState, unit: Piece, budget: int) -> Reach:
     memo: dict[tuple[Piece, int], Reach] = _reach_memo[2]
     key = (unit, budget)
     if key not in memo:
-        policy = _move_policy()  # plan_move's steps, with the model kept across versions
-        model = policy.reach_model(state.map, unit, budget)
-        memo[key] = policy.judge(state.map, unit, reach(model, unit.hex, unit.id))
+        memo[key] = _move_policy().reach(state.map, unit, budget)  # plan_move's reach, kept effects
     return memo[key]
 
 
@@ -907,8 +915,23 @@ def friendly_fire_hexes(state: GameState, firer_id: str, target_id: str) -> list
         return []
     if firer.type in t.ff_not_adjacent and distance(firer.hex, target.hex) <= 1:
         return []
-    near = {p.hex for p in _american_units(state) if distance(p.hex, target.hex) <= t.ff_radius}
-    return sorted(near, key=lambda h: _label(state, h))
+    return list(_american_hexes_near(state, target.hex, t.ff_radius))
+
+
+_near_memo: list[Any] = [None, -1, {}]  # [map state, version, {(hex, radius): American hexes near}]
+
+
+def _american_hexes_near(state: GameState, h: Hex, radius: int) -> tuple[Hex, ...]:
+    """The American-occupied hexes within ``radius`` of ``h``, by label; remembered until
+    the map changes (a bot asks for every shot it weighs)."""
+    memo = _near_memo
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        memo[:] = [state.map, state.map.version, {}]
+    found: tuple[Hex, ...] | None = memo[2].get((h, radius))
+    if found is None:
+        near = {p.hex for p in _american_units(state) if distance(p.hex, h) <= radius}
+        found = memo[2][(h, radius)] = tuple(sorted(near, key=lambda x: _label(state, x)))
+    return found
 
 
 # ------------------------------------------------------------- per-unit helpers (bots)

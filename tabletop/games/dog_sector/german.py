@@ -96,7 +96,8 @@ _places: dict[int, tuple[Map, dict[Hex, tuple[int, str]]]] = {}
 
 def next_to_fire(state: GameState) -> Piece | None:
     """The first German unit in firing order that has not fired (or held fire) this turn."""
-    return next((p for p in firing_order(state) if not state.marked(GERMAN_FIRED, p.id)), None)
+    fired = set(state.marks.get(GERMAN_FIRED, ()))  # (``marked`` reads the list once a unit)
+    return next((p for p in firing_order(state) if p.id not in fired), None)
 
 
 _policies: dict[int, tuple[Map, dog_los.DogSectorPolicy]] = {}
@@ -219,13 +220,36 @@ class _Rank(NamedTuple):  # (a tuple: one is made for every legal target of ever
     key: tuple[int, int, int, str, str]
 
 
-def _rank(state: GameState, shooter: Piece, target: Piece) -> _Rank:
+def _ranks(state: GameState, shooter: Piece, targets: list[Piece]) -> dict[str, _Rank]:
+    """Each target's rank by the priority rules, by id: range, then this German unit's
+    preferred types, then the most American units in the hex, then label and id (the
+    shooter's line and the hexes' crowds read once for all the targets)."""
     prefer = tables().german_fire[shooter.type].prefer
-    rng = distance(shooter.hex, target.hex)
-    crowd = len(american_units(state, target.hex))
-    preferred = target.type in prefer
-    key = (rng, 0 if preferred else 1, -crowd, state.board.label(target.hex), target.id)
-    return _Rank(rng, preferred, crowd, key)
+    crowds, label, src = _americans_at(state), state.board.label, shooter.hex
+    ranks = {}
+    for target in targets:
+        rng = distance(src, target.hex)
+        crowd = crowds.get(target.hex, 0)
+        preferred = target.type in prefer
+        key = (rng, 0 if preferred else 1, -crowd, label(target.hex), target.id)
+        ranks[target.id] = _Rank(rng, preferred, crowd, key)
+    return ranks
+
+
+_crowds: list[Any] = [None, -1, {}]  # [map state, version, {hex: American units there}]
+
+
+def _americans_at(state: GameState) -> dict[Hex, int]:
+    """How many American units each hex holds, counted once a map version (every shot
+    ranks its targets by the crowd in their hexes)."""
+    memo = _crowds
+    if memo[0] is not state.map or memo[1] != state.map.version:
+        counts: dict[Hex, int] = {}
+        for p in american_units(state):
+            counts[p.hex] = counts.get(p.hex, 0) + 1
+        memo[:] = [state.map, state.map.version, counts]
+    found: dict[Hex, int] = memo[2]
+    return found
 
 
 def choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
@@ -246,7 +270,7 @@ def _choose_target(state: GameState, gid: str) -> tuple[Piece | None, str]:
     legal = legal_targets(state, gid)
     if not legal:
         return None, "no legal target"
-    ranks = {p.id: _rank(state, shooter, p) for p in legal}  # each worked out once
+    ranks = _ranks(state, shooter, legal)  # each worked out once
     ranked = sorted(legal, key=lambda p: ranks[p.id].key)
     best = ranked[0]
     b = ranks[best.id]

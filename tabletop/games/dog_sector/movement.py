@@ -26,7 +26,15 @@ from typing import Any
 
 from tabletop.board import Map
 from tabletop.datareader import Reader
-from tabletop.engine.movement import BaseMovePolicy, MoveModel
+from tabletop.engine.movement import (
+    BaseMovePolicy,
+    HexIndex,
+    IndexedModel,
+    MoveModel,
+    Reach,
+    reach,
+    reach_indexed,
+)
 from tabletop.engine.pieces import MapState, Piece
 from tabletop.hexgrid import Hex
 from tabletop.yamlfile import LineDict, read_yaml
@@ -191,6 +199,8 @@ class _Ground:
     board: Map
     enter: Mapping[Hex, int]
     unlimited: frozenset[Hex]
+    index: HexIndex  # the hexes of ``enter`` numbered, for ``reach_indexed``
+    cost: tuple[int | None, ...]  # ``enter`` by those numbers
 
 
 class DogSectorMovePolicy(BaseMovePolicy):
@@ -220,7 +230,8 @@ class DogSectorMovePolicy(BaseMovePolicy):
             enter = {h: costs[kind] for h, kind in board.terrain.items()}
             kinds = self.tables.unlimited_region_kinds
             unlimited = frozenset(h for r in board.regions.values() if r.kind in kinds for h in r.hexes)
-            self._ground = _Ground(board, enter, unlimited)
+            index = HexIndex.of(enter)
+            self._ground = _Ground(board, enter, unlimited, index, tuple(enter.get(h) for h in index.hexes))
             self._effects.clear()  # (another map)
             self._whole.clear()
         return self._ground
@@ -312,12 +323,15 @@ class DogSectorMovePolicy(BaseMovePolicy):
             itself: Hex | None = state.piece(unit.id).hex
         except KeyError:
             itself = None
-        enter = dict(whole.enter)
-        stop, no_end, why_not = dict(whole.stop), dict(whole.no_end), dict(whole.why_not)
+        hexes = ground.index.hexes
+        enter = {h: c for h, c in zip(hexes, whole.cost, strict=True) if c is not None}
+        stop = {hexes[i]: why for i, why in whole.stop.items()}
+        no_end = {hexes[i]: why for i, why in whole.no_end.items()}
+        why_not = {hexes[i]: why for i, why in whole.why_not.items()}
         own: _HexEffect | None = None
         # the start is never entered; the unit's own hex is read without the unit
         for h in (start, itself):
-            if h is not None and h in whole.effects:
+            if h is not None:
                 if h in ground.enter:
                     enter[h] = ground.enter[h]
                 stop.pop(h, None)
@@ -326,20 +340,53 @@ class DogSectorMovePolicy(BaseMovePolicy):
         if itself is not None and itself != start:
             own = self._hex_effect(board, itself, state.pieces_at(itself), unit)
             _add_effect(itself, own, enter, stop, no_end, why_not)
+        notes = self._reach_notes(state, unit, whole, itself, own, why_still)
+        return MoveModel(points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=notes)
+
+    def reach(self, state: MapState, unit: Piece, budget: int | None = None) -> Reach:
+        """``plan_move(state, self, unit, budget=budget)``: the same reach, its dicts in the
+        same order, searched by hex numbers (``reach_indexed``) over the effects
+        ``reach_model`` keeps across map versions, with no model copied (issue 19 item 1:
+        the bot asks a reach after every move). A unit asked about away from where the
+        map holds it (a bot's "what if") takes ``reach_model``'s way."""
+        ground = self.ground(state.board)
+        start = unit.hex
+        try:
+            itself: Hex | None = state.piece(unit.id).hex
+        except KeyError:
+            itself = None
+        if (itself is not None and itself != start) or start not in ground.index.ids:
+            return self.judge(state, unit, reach(self.reach_model(state, unit, budget), start, unit.id))
+        points, why_still = self.allowance(unit, budget)
+        whole = self._whole_effects(state, unit.type, unit.side)
+        # the start's own effects are never read: the search neither enters nor stops there
+        notes = self._reach_notes(state, unit, whole, itself, None, why_still)
+        model = IndexedModel(ground.index, points, whole.cost, whole.stop, whole.no_end, notes=notes)
+        return self.judge(state, unit, reach_indexed(model, start, unit.id))
+
+    def _reach_notes(
+        self,
+        state: MapState,
+        unit: Piece,
+        whole: _Whole,
+        itself: Hex | None,
+        own: _HexEffect | None,
+        why_still: str,
+    ) -> tuple[str, ...]:
+        """A model's notes as ``model`` writes them: why the unit gets no AP, then each
+        obstacle kind noted for its type, in the order ``model`` meets their hexes."""
         notes = [why_still] if why_still else []
         if whole.noting or (own is not None and own[5]):
             noted: set[str] = set()
             for h in {p.hex for p in state.pieces()}:  # the order ``model`` notes them in
-                if h == start:
+                if h == unit.hex:
                     continue
                 kinds = own[5] if h == itself and own is not None else whole.noting.get(h, ())
                 for k in kinds:
                     if k not in noted:
                         noted.add(k)
                         notes.append(self._note(k, unit.type))
-        return MoveModel(
-            points, enter, stop=stop, no_end=no_end, why_not=why_not, rule=RULE, notes=tuple(notes)
-        )
+        return tuple(notes)
 
     def _whole_effects(self, state: MapState, unit_type: str, side: str | None) -> _Whole:
         """What every occupied hex does to a unit of ``unit_type`` and ``side`` that is
@@ -351,25 +398,39 @@ class DogSectorMovePolicy(BaseMovePolicy):
             return whole
         changed = state.changed_since(whole.version) if whole is not None and whole.map is state else None
         ground = self.ground(state.board)
+        base = ground.cost
         if whole is None or changed is None:
-            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, dict(ground.enter))
+            probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
+            whole = self._whole[(unit_type, side)] = _Whole(state, state.version, list(base), probe)
             changed = {p.hex for p in state.pieces()}
-        probe = Piece(_PROBE, unit_type, next(iter(ground.enter)), side=side)  # nobody on the map
-        for h in changed:
-            if h in whole.effects:  # take back what the hex did
-                del whole.effects[h]
-                if h in ground.enter:
-                    whole.enter[h] = ground.enter[h]
-                whole.stop.pop(h, None)
-                whole.no_end.pop(h, None)
-                whole.why_not.pop(h, None)
+        probe = whole.probe
+        board, ids, pieces_at, hex_effect = state.board, ground.index.ids, state.pieces_at, self._hex_effect
+        cost, stop, no_end, why_not = whole.cost, whole.stop, whole.no_end, whole.why_not
+        for h in changed:  # each hex's part written afresh from what it holds now
+            here = pieces_at(h)
+            effect = hex_effect(board, h, here, probe) if here else _NOTHING
+            i = ids[h]  # (every hex of the map has ground)
+            if effect[0]:  # barred
+                cost[i] = None
+                why_not[i] = str(effect[4])
+                stop.pop(i, None)
+                no_end.pop(i, None)
+            else:
+                c = base[i]
+                cost[i] = c + effect[1] if c is not None else None
+                why_not.pop(i, None)
+                if effect[2] is None:
+                    stop.pop(i, None)
+                else:
+                    stop[i] = effect[2]
+                if effect[3] is None:
+                    no_end.pop(i, None)
+                else:
+                    no_end[i] = effect[3]
+            if effect[5]:
+                whole.noting[h] = effect[5]
+            else:
                 whole.noting.pop(h, None)
-            here = state.pieces_at(h)
-            if here:
-                effect = whole.effects[h] = self._hex_effect(state.board, h, here, probe)
-                _add_effect(h, effect, whole.enter, whole.stop, whole.no_end, whole.why_not)
-                if effect[5]:
-                    whole.noting[h] = effect[5]
         whole.version = state.version
         return whole
 
@@ -429,6 +490,7 @@ class DogSectorMovePolicy(BaseMovePolicy):
 
 # barred, extra AP, stop reason, no-end reason, why barred, obstacle kinds noted
 _HexEffect = tuple[bool, int, "str | None", "str | None", "str | None", tuple[str, ...]]
+_NOTHING: _HexEffect = (False, 0, None, None, None, ())  # what an empty hex does
 _PROBE = "\x00nobody"  # the id of the unit asked about in ``_whole_effects``: no piece has it
 
 
@@ -439,12 +501,12 @@ class _Whole:
 
     map: MapState
     version: int
-    enter: dict[Hex, int]
-    effects: dict[Hex, _HexEffect] = field(default_factory=dict)
-    stop: dict[Hex, str] = field(default_factory=dict)
-    no_end: dict[Hex, str] = field(default_factory=dict)
-    why_not: dict[Hex, str] = field(default_factory=dict)
-    noting: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
+    cost: list[int | None]  # by the ground's hex numbers: the AP to enter (None: barred)
+    probe: Piece  # a unit of the type and side that no piece on the map is: what reads each hex
+    stop: dict[int, str] = field(default_factory=dict)  # hex number -> why a move ends there
+    no_end: dict[int, str] = field(default_factory=dict)  # hex number -> why no move ends there
+    why_not: dict[int, str] = field(default_factory=dict)  # hex number -> why it is barred
+    noting: dict[Hex, tuple[str, ...]] = field(default_factory=dict)  # obstacle kinds noted
 
 
 def _add_effect(

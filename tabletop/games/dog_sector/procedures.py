@@ -325,6 +325,36 @@ def american_units(state: GameState, h: Hex | None = None) -> list[Any]:
     return list(memo[2])
 
 
+_count_memo: list[Any] = [None, -1, {}, 0]  # [map state, version, {hex: American units}, their total]
+
+
+def american_count(state: GameState) -> int:
+    """How many American units are on the map: ``len(american_units(state))``, kept
+    across map versions by counting again only the hexes changed since
+    (``MapState.changed_since``; the game's outcome asks after every action)."""
+    memo, board_state = _count_memo, state.map
+    if memo[0] is board_state and memo[1] == board_state.version:
+        return int(memo[3])
+    changed = board_state.changed_since(memo[1]) if memo[0] is board_state else None
+    if changed is None:
+        counts: dict[Hex, int] = {}
+        for p in board_state.pieces():
+            if p.kind == "unit" and p.side == AMERICAN:
+                counts[p.hex] = counts.get(p.hex, 0) + 1
+        memo[:] = [board_state, board_state.version, counts, sum(counts.values())]
+        return int(memo[3])
+    counts, total = memo[2], memo[3]
+    for h in changed:
+        n = sum(1 for p in board_state.units_at(h) if p.side == AMERICAN)
+        total += n - counts.get(h, 0)
+        if n:
+            counts[h] = n
+        else:
+            counts.pop(h, None)
+    memo[1], memo[3] = board_state.version, total
+    return int(total)
+
+
 # ------------------------------------------------------------------- phase 1: landing
 
 

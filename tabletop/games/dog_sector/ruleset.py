@@ -401,7 +401,7 @@ class DogSectorRules:
         sections = tables().artillery.sections
         if len(victory.sections_cleared(state)) == len(sections):
             return victory.result_text(state, f"every trench section cleared on turn {state.turn}")
-        if not procedures.american_units(state) and not state.box(tables().landing.box):
+        if not procedures.american_count(state) and not state.box(tables().landing.box):
             return victory.result_text(state, f"no American unit left ashore or to land (turn {state.turn})")
         last = state.track(LAST_TURN) or tables().turns
         if state.phase == SEQUENCE[-1].key and state.turn >= last:
