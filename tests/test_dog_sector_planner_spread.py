@@ -186,7 +186,7 @@ def test_near_a_crowded_focus_a_unit_takes_a_free_german_unit_off_it(monkeypatch
             game.play(action)
         return game.state.map.piece("A9").hex, whys
 
-    at, whys = play(state())
+    at, _ = play(state())
     assert any(at in b.around[h] for h in germans.values())
     monkeypatch.setattr(planner, "WIDE_NEAR", -1)
     at, _ = play(state())

@@ -167,7 +167,7 @@ priority). Deterministic: no dice, no randomness.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -750,7 +750,8 @@ WIDE_STAY = True  # a unit next to a German unit off the focus, worth its shot, 
 SPREAD_LAST = 2.0  # the weight of the last German unit in its section's trenches
 
 
-_chances: dict[Any, float] = {}
+_chances: dict[tuple[str, str], float] = {}
+_chances_read_from: list[object] = [None]  # the tables ``_chances`` were read from
 
 
 def _chance(unit_type: str, target_type: str) -> float:
@@ -758,9 +759,9 @@ def _chance(unit_type: str, target_type: str) -> float:
     (every bonus applies next door: within the bonus range, or against the type),
     remembered while the tables are the same object."""
     t = american.tables()
-    if _chances.get("tables") is not t:
+    if _chances_read_from[0] is not t:
         _chances.clear()
-        _chances["tables"] = t  # type: ignore[assignment]
+        _chances_read_from[0] = t
     key = (unit_type, target_type)
     found = _chances.get(key)
     if found is None:
@@ -799,7 +800,7 @@ def _misses(now: autoplayer._Now, b: _Board) -> dict[str, float]:
 
 
 def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece, dist: dict[Hex, int],
-                   costs: dict[Hex, int], mines: frozenset[Hex]) -> tuple[Hex, str] | None:  # fmt: skip
+                   costs: Mapping[Hex, int], mines: frozenset[Hex]) -> tuple[Hex, str] | None:  # fmt: skip
     """Among the firing positions (plan field 0) ``unit`` may reach this phase, the one
     where its shot adds most to the chance that a German unit of the focus is hit
     (``_misses``: the shots of the Americans already next to it), a German unit outside
