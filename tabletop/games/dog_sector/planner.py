@@ -612,14 +612,11 @@ class PlanningAutoplayer(AmericanAutoplayer):
         plans with the focus of the assault (flamethrowers, CE teams: ``TYPED_AIM``): the
         focus is taken among the German units it may fire at (Table 6), so that it does
         not stand idle when the weakest sections hold only infantry."""
-        if obstacles is not now.layout.obstacles:
+        if obstacles is not now.layout.obstacles or unit.type not in TYPED_AIM:
             return dist
         kind = "infantry" if unit.type in AS_INFANTRY else unit.type
         layout = now.layout
-        if unit.type in TYPED_AIM:
-            aim = _typed_aim(b, layout, kind)
-        else:
-            return dist
+        aim = _typed_aim(b, layout, kind)
         if aim is None:
             return dist
         key = ("typed field", kind, aim)
@@ -720,6 +717,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
 #: unit types that fire at only some German unit types and go with the assault: their
 #: focus sections are taken among the German units they may fire at (``_typed_aim``)
 TYPED_AIM = frozenset({"flamethrower", "ce-team"})
+
+
 def _typed_aim(b: _Board, layout: autoplayer._Layout, unit_type: str) -> frozenset[str] | None:
     """The German units (by id) a unit of ``unit_type`` aims at: those it may fire at
     (Table 6) in the sections with the ``FOCUS_SECTIONS`` lowest counts of German steps
