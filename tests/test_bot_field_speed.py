@@ -5,11 +5,11 @@ that answers for a field it no longer describes fails here."""
 
 from __future__ import annotations
 
-import heapq
 import random
 from dataclasses import replace
 
 from dog_sector_positions import board, random_position
+from test_planner_speed import heap_search
 
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
@@ -63,28 +63,6 @@ def test_the_planners_fields_equal_the_reference_on_random_positions() -> None:
             if gone.steps > 1 and rng.random() < 0.5:  # a German unit hit, not killed
                 state.place(replace(gone, steps=gone.steps - 1))
     assert checked > 200
-
-
-def heap_search(b: _Board, starts: dict[int, int], enter: list[int]) -> list[int]:
-    """A plain heap search by hex position: the AP from each hex to the nearest start,
-    entering a hex costing ``enter`` (-1: barred, never entered nor searched from; a
-    barred start keeps its value)."""
-    best = [FAR] * len(b.hexes)
-    heap = []
-    for i, d in starts.items():
-        if d < best[i]:
-            best[i] = d
-            heap.append((d, i))
-    heapq.heapify(heap)
-    while heap:
-        d, i = heapq.heappop(heap)
-        if d > best[i] or enter[i] < 0:
-            continue
-        for n in b.around_index[i]:
-            if enter[n] >= 0 and d + enter[i] < best[n]:
-                best[n] = d + enter[i]
-                heapq.heappush(heap, (best[n], n))
-    return best
 
 
 def test_the_search_told_its_barred_hexes_equals_a_heap_search() -> None:

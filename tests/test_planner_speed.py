@@ -71,14 +71,16 @@ def units(state: GameState, side: str) -> list[Piece]:
 # ------------------------------------------------------------------ the straight readings
 
 
-def dijkstra(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, int]:
-    """A plain heap search, written here: the AP from each hex to the nearest start,
-    entering a hex costing ``enter`` (-1: barred; a barred start keeps its value)."""
+def heap_search(b: _Board, starts: dict[int, int], enter: list[int]) -> list[int]:
+    """A plain heap search by hex position: the AP from each hex to the nearest start,
+    entering a hex costing ``enter`` (-1: barred, never entered nor searched from; a
+    barred start keeps its value)."""
     best = [FAR] * len(b.hexes)
     heap = []
-    for h, d in starts.items():
-        best[b.index[h]] = d
-        heap.append((d, b.index[h]))
+    for i, d in starts.items():
+        if d < best[i]:
+            best[i] = d
+            heap.append((d, i))
     heapq.heapify(heap)
     while heap:
         d, i = heapq.heappop(heap)
@@ -88,6 +90,13 @@ def dijkstra(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, i
             if enter[n] >= 0 and d + enter[i] < best[n]:
                 best[n] = d + enter[i]
                 heapq.heappush(heap, (best[n], n))
+    return best
+
+
+def dijkstra(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, int]:
+    """``heap_search`` by hex: the AP from each hex to the nearest start (hexes out of
+    reach left out)."""
+    best = heap_search(b, {b.index[h]: d for h, d in starts.items()}, enter)
     return {b.hexes[i]: d for i, d in enumerate(best) if d < FAR}
 
 
