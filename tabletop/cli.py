@@ -417,7 +417,11 @@ def _size(text: str) -> tuple[int, int]:
 def _check_load_args(args: argparse.Namespace) -> str | None:
     """With --load the save keeps its own seed, options and setup, so naming them too is
     refused rather than ignored (finding W7a). Returns the scenario the player named to
-    load the save on, if any (the save's rules must be its own). Fills in --setup."""
+    load the save on, if any (the save's rules must be its own). Fills in --setup. A saved
+    game named where the scenario goes (``tabletop play game.json``, as ``render`` takes
+    it) is loaded, as with --load."""
+    if not args.load and args.scenario and is_save(args.scenario):
+        args.load, args.scenario = args.scenario, None
     if not args.load:
         args.setup = args.setup or "auto"
         return None
@@ -1072,7 +1076,10 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="open the table window on a scenario or map (default: the solo DOG SECTOR scenario)"
     )
     p.add_argument(
-        "scenario", nargs="?", type=_path, help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO})"
+        "scenario",
+        nargs="?",
+        type=_path,
+        help=f"scenario or map, path or bare name (default {DEFAULT_SCENARIO}), or a saved game (.json: as --load)",
     )
     p.add_argument("--size", type=_size, default=(1280, 800), help="window size WxH (default 1280x800)")
     _rules_option(p)

@@ -121,6 +121,11 @@ def test_cli_play_seed_and_load(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert data["seed"] == 5 and data["snapshot"]["turn"] == 1
     code = main(["play", "--load", str(save), "--frames", "2", "--size", "640x480"])
     assert code == 0 and "loaded" in capsys.readouterr().out
+    # named where the scenario goes, as `render` takes it (it read as a map before:
+    # "a map needs `name:`")
+    code = main(["play", str(save), "--frames", "2", "--size", "640x480"])
+    assert code == 0 and "loaded" in capsys.readouterr().out
+    assert main(["play", str(save), "--seed", "3", "--frames", "1"]) == 2  # a save keeps its seed
 
 
 def test_cli_play_refuses_a_bad_save_and_a_bad_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
