@@ -128,7 +128,8 @@ last turn 3.36 / 3.58 / 3.81; firing positions off the focus within 6 AP of it
 11.4 / 11.9%, Colonel 10.9 / 16.0 / 19.6%), against the planner before it 3.062 / 3.284
 / 3.432 and the simple bot 2.330 / 2.564 / 2.750 on the same seeds: +0.98 / +1.07 /
 +1.05 sections over the simple bot, still short of issue 20's one section at light
-bombardment. Tried in the fifth pass and not kept (the same seeds; a switch each, since
+bombardment; on seeds 1001-2000, which no variant was chosen on, 3.249 / 3.499 / 3.689
+against the simple bot's 2.366 / 2.661 / 2.737: +0.88 / +0.84 / +0.95. Tried in the fifth pass and not kept (the same seeds; a switch each, since
 removed; each against the step before it, in brackets): the units with fewest targets
 in reach firing first in phase 6 together with no stepping back into a hex left in the
 same phase (3.10 / 3.37 / 3.45 before spreading; with it 3.24 / 3.60 / 3.74 [3.31 /
