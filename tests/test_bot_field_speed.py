@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 from dog_sector_positions import board, random_position
-from test_planner_speed import heap_search
+from test_planner_speed import heap_search, reference_enter
 
 from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
@@ -25,9 +25,10 @@ def bot_board() -> _Board:
 def test_the_planners_fields_equal_the_reference_on_random_positions() -> None:
     """Issue 19 item 1: the plan field of every unit type, all German units aimed at or
     some quiet ones, read through one planner's memo (``planner._plan_field``: fields
-    remembered by code, searched again only where obstacles went) as German units lose steps or go and obstacles go, one by one, equals
-    ``planner.weighted_field`` with its caches emptied and a heap search of the goals'
-    starts (``field_straight``), on random positions with obstacle markers."""
+    remembered by code, searched again only where obstacles went) as German units lose
+    steps or go and obstacles go, one by one, equals ``planner.weighted_field`` with its
+    caches emptied and a heap search of the goals' starts (``field_straight``), on
+    random positions with obstacle markers."""
     rng = random.Random(2019)
     b = bot_board()
     kinds = ("infantry", "tank", "dozer", "forward-observer", "ce-team", "exceptional-leader", "sharpshooter",
@@ -96,12 +97,7 @@ def field_straight(b: _Board, kind: str, germans: list[Piece], obstacles: dict[H
     costs by ``autoplayer._extra`` and a heap search."""
     left = {g.id: autoplayer._section_left(b, g, germans) for g in germans}
     starts = planner._starts(b, kind, germans, left, quiet)
-    enter = [b.cost[h] for h in b.hexes]
-    for h, kinds in obstacles.items():
-        if kinds:
-            enter[b.index[h]] += autoplayer._extra(kind, sorted(kinds)) or 0
-    for g in germans:
-        enter[b.index[g.hex]] = -1
+    enter = reference_enter(b, kind, obstacles, germans)
     dist = heap_search(b, {b.index[h]: v for h, v in starts.items()}, enter)
     return {h: (0 if h in starts else d) for h, d in zip(b.hexes, dist, strict=True) if d < FAR}
 

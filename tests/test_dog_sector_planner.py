@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from test_planner_speed import reference_enter
 
 from tabletop.board import Map, load_map
 from tabletop.engine.game import Game
@@ -354,11 +355,7 @@ def test_weighted_field_after_obstacles_go_equals_the_full_search(seed: int) -> 
         for _ in range(6):
             starts = {h: rng.randrange(3) for h in rng.sample([h for h in b.hexes if b.row[h] >= 10], 12)}
             extras = {h: autoplayer._extra(kind, k) or 0 for h, k in obstacles.items() if k}
-            enter = [b.cost[h] for h in b.hexes]
-            for h, extra in extras.items():
-                enter[b.index[h]] += extra
-            for g in germans:
-                enter[b.index[g.hex]] = -1
+            enter = reference_enter(b, kind, obstacles, germans)
             full = autoplayer._search(b, starts, enter)
             for _ in range(5):  # the same goals after each clearing
                 got = planner._searched(b, starts, germans, extras)

@@ -93,6 +93,20 @@ def heap_search(b: _Board, starts: dict[int, int], enter: list[int]) -> list[int
     return best
 
 
+def reference_enter(
+    b: _Board, unit_type: str, obstacles: dict[Hex, frozenset[str]], germans: list[Piece]
+) -> list[int]:
+    """The AP to enter each hex (by position), read straight: its ground, plus what its
+    live obstacles add for ``unit_type`` (``autoplayer._extra``); German hexes barred (-1)."""
+    enter = [b.cost[h] for h in b.hexes]
+    for h, kinds in obstacles.items():
+        if kinds:
+            enter[b.index[h]] += autoplayer._extra(unit_type, kinds) or 0
+    for g in germans:
+        enter[b.index[g.hex]] = -1
+    return enter
+
+
 def dijkstra(b: _Board, starts: dict[Hex, int], enter: list[int]) -> dict[Hex, int]:
     """``heap_search`` by hex: the AP from each hex to the nearest start (hexes out of
     reach left out)."""
@@ -130,13 +144,7 @@ def field_afresh(state: GameState, b: _Board, unit: Piece) -> dict[Hex, int]:
     kind = "infantry" if unit.type in planner.AS_INFANTRY else unit.type
     quiet = planner._quiet(state, unit, germans) if kind in american.tables().ff_units else None
     starts = starts_afresh(b, kind, germans, quiet)
-    enter = [b.cost[h] for h in b.hexes]
-    for h, kinds in obstacles.items():
-        if kinds:
-            enter[b.index[h]] += autoplayer._extra(kind, kinds) or 0
-    for g in germans:
-        enter[b.index[g.hex]] = -1
-    found = dijkstra(b, starts, enter)
+    found = dijkstra(b, starts, reference_enter(b, kind, obstacles, germans))
     return {h: (0 if h in starts else d) for h, d in found.items()}
 
 
@@ -202,12 +210,7 @@ def test_the_simple_bots_field_remembered_with_the_layout_equals_a_search_afresh
             continue
         fresh_germans, fresh_obstacles = autoplayer._germans(state), autoplayer._obstacles(state)
         for unit in units(state, "american"):
-            enter = [b.cost[h] for h in b.hexes]
-            for h, kinds in fresh_obstacles.items():
-                if kinds:
-                    enter[b.index[h]] += autoplayer._extra(unit.type, kinds) or 0
-            for g in fresh_germans:
-                enter[b.index[g.hex]] = -1
+            enter = reference_enter(b, unit.type, fresh_obstacles, fresh_germans)
             goals = autoplayer._goals(b, unit.type, fresh_germans)
             afresh = dijkstra(b, dict.fromkeys(goals, 0), enter)
             assert bot._dist(state, b, unit, germans, obstacles) == afresh, unit
@@ -345,11 +348,7 @@ def test_the_planners_incremental_searches_equal_a_heap_search_as_obstacles_go()
         starts = {h: rng.randrange(3) for h in rng.sample([h for h in b.hexes if b.row[h] >= 10], 12)}
         while obstacles:
             extras = {h: autoplayer._extra(kind, k) or 0 for h, k in obstacles.items() if k}
-            enter = [b.cost[h] for h in b.hexes]
-            for h, extra in extras.items():
-                enter[b.index[h]] += extra
-            for g in germans:
-                enter[b.index[g.hex]] = -1
+            enter = reference_enter(b, kind, obstacles, germans)
             got = planner._searched(b, starts, germans, extras, memo.bases)
             assert {h: d for h, d in zip(b.hexes, got, strict=True) if d < FAR} == dijkstra(b, starts, enter)
             for gone in rng.sample(sorted(obstacles, key=b.labels.__getitem__), min(3, len(obstacles))):
