@@ -14,14 +14,12 @@ arrows: WN 70 then WN 68) and WN 70 (A8, blue, hex 2410; 2411 intense, 2413 stea
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import cache
-
 import pytest
+from omaha_german_helpers import a_card, bare_state, board, us
+from omaha_german_helpers import de as german_unit
 
-from tabletop.board import Map, load_map
 from tabletop.engine.dice import Dice
-from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.games.omaha import actions, data, german
 from tabletop.games.omaha.common import DISRUPTED, GERMAN_DEAD, HERO, POOLS, UNREVEALED
@@ -30,42 +28,17 @@ from tabletop.games.omaha.fields import position_keys
 R5, WN70 = "reinforcement-5", "wn-70"
 
 
-@cache
-def board() -> Map:
-    return load_map("omaha")
-
-
 def fresh(turn: int = 17) -> GameState:
-    state = GameState(MapState.of(board()), turn=turn, phase="german")
-    state.marks[german.COMM] = position_keys(board())
-    return state
+    return bare_state(turn)
 
 
 def card(colours: str = "grey red blue", symbols: str = "circle", action: str = "F", **kw: object) -> data.Card:
-    """A card: colours/symbols as words, a trailing '!' meaning double."""
-    base = dict(id="X", landing="A", mine=False, calibre=75, artillery_value=1, armour_bonus=False,
-                leader_bonus=False)  # fmt: skip
-    base.update(kw)
-    cols = tuple((c.rstrip("!"), c.endswith("!")) for c in colours.split())
-    syms = tuple((s.rstrip("!"), s.endswith("!")) for s in symbols.split())
-    return data.Card(action=action, colours=cols, symbols=syms, **base)  # type: ignore[arg-type]
+    return a_card(colours, symbols, action, **kw)
 
 
 def de(state: GameState, gid: str, label: str, depth: str | None = None, status: tuple[str, ...] = ()) -> Piece:
-    info = data.germans().units[gid]
-    piece = Piece(gid, info.type, board().hex_of(label), side="german", status=frozenset(status))
-    if depth:
-        state.map.place(Piece(depth, "depth", piece.hex, kind="marker", status=frozenset({UNREVEALED})))
-        piece = replace(piece, carrying=(depth,))
-    state.map.place(piece)
-    return piece
-
-
-def us(state: GameState, uid: str, label: str, steps: int | None = None, status: tuple[str, ...] = ()) -> Piece:
-    info = data.us_units()[uid]
-    piece = Piece(uid, info.type, board().hex_of(label), side="us", steps=steps or info.steps, status=frozenset(status))
-    state.map.place(piece)
-    return piece
+    """A German unit; its depth marker face down (unrevealed), as the action table meets it."""
+    return german_unit(state, gid, label, depth, status, depth_status=(UNREVEALED,))
 
 
 def pool(state: GameState, name: str, *ids: str) -> None:

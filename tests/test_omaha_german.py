@@ -10,14 +10,11 @@ exactly the attributes a test needs.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import cache
-
 import pytest
+from omaha_german_helpers import a_card, bare_state, board, de, us
 
-from tabletop.board import Map, load_map
 from tabletop.engine.dice import Dice
-from tabletop.engine.pieces import MapState, Piece
+from tabletop.engine.pieces import Piece
 from tabletop.engine.state import GameState
 from tabletop.games.omaha import data, german
 from tabletop.games.omaha.common import (
@@ -33,42 +30,12 @@ from tabletop.games.omaha.common import (
 from tabletop.games.omaha.fields import position_keys
 
 
-@cache
-def board() -> Map:
-    return load_map("omaha")
-
-
 def fresh(turn: int = 2) -> GameState:
-    state = GameState(MapState.of(board()), turn=turn, phase="german")
-    state.marks[german.COMM] = position_keys(board())
-    return state
+    return bare_state(turn)
 
 
 def card(colours: str = "blue", symbols: str = "circle", **kw: object) -> data.Card:
-    """A card: colours/symbols as words, a trailing '!' meaning double."""
-    base = dict(id="X", action="F", landing="A", mine=False, calibre=75, artillery_value=1,
-                armour_bonus=False, leader_bonus=False)  # fmt: skip
-    base.update(kw)
-    cols = tuple((c.rstrip("!"), c.endswith("!")) for c in colours.split())
-    syms = tuple((s.rstrip("!"), s.endswith("!")) for s in symbols.split())
-    return data.Card(colours=cols, symbols=syms, **base)  # type: ignore[arg-type]
-
-
-def de(state: GameState, gid: str, label: str, depth: str | None = None, status: tuple[str, ...] = ()) -> Piece:
-    info = data.germans().units[gid]
-    piece = Piece(gid, info.type, board().hex_of(label), side="german", status=frozenset(status))
-    if depth:
-        state.map.place(Piece(depth, "depth", piece.hex, kind="marker"))
-        piece = replace(piece, carrying=(depth,))
-    state.map.place(piece)
-    return piece
-
-
-def us(state: GameState, uid: str, label: str, steps: int | None = None, status: tuple[str, ...] = ()) -> Piece:
-    info = data.us_units()[uid]
-    piece = Piece(uid, info.type, board().hex_of(label), side="us", steps=steps or info.steps, status=frozenset(status))
-    state.map.place(piece)
-    return piece
+    return a_card(colours, symbols, **kw)
 
 
 def order(state: GameState, key: str, c: data.Card) -> list[str]:
