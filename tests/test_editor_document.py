@@ -121,6 +121,24 @@ def test_undo_and_redo_are_exact(doc: MapDocument) -> None:
     assert not doc.redo()
 
 
+def test_a_stroke_undoes_and_redoes_as_one_step(doc: MapDocument) -> None:
+    start = doc.text()
+    doc.begin_stroke()
+    doc.paint(h(doc, "0101"), "woods")
+    doc.paint(h(doc, "0102"), "woods")
+    doc.end_stroke()
+    stroke = doc.text()
+    doc.paint(h(doc, "0103"), "woods")  # after the stroke: a step of its own
+    assert doc.undo() and doc.text() == stroke
+    assert doc.undo() and doc.text() == start and not doc.undo()
+    assert doc.redo() and doc.text() == stroke
+    doc.begin_stroke()
+    assert doc.paint(h(doc, "0203"), "woods")
+    assert doc.undo() and doc.text() == stroke  # undone mid-stroke: the next edit is a new step
+    assert doc.paint(h(doc, "0303"), "woods")
+    assert doc.undo() and doc.text() == stroke
+
+
 def test_an_unchanged_document_saves_the_file_as_it_was(doc: MapDocument) -> None:
     assert doc.text() == MAP and not doc.unsaved
 

@@ -90,14 +90,29 @@ def test_a_brush_stroke_paints_the_hexes_and_the_table_shows_them(app: App) -> N
     painted = {app.board.hex_of(x) for x in ("0203", "0303", "0403")}
     assert all(app.state.terrain_at(h) == "woods" for h in painted)  # what the table and LOS read
     assert app.unsaved()
-    key(app, pygame.K_z, pygame.KMOD_CTRL)
-    assert app.board.terrain[app.board.hex_of("0403")] == "open"  # one edit a hex: the last undone
+    key(app, pygame.K_z, pygame.KMOD_CTRL)  # a stroke is one undo step, as in a paint program
+    assert not any(app.state.terrain_at(h) == "woods" for h in painted) and not app.unsaved()
     key(app, pygame.K_y, pygame.KMOD_CTRL)
-    assert app.board.terrain[app.board.hex_of("0403")] == "woods"
+    assert all(app.state.terrain_at(h) == "woods" for h in painted)
     key(app, pygame.K_s, pygame.KMOD_CTRL)
     assert not app.unsaved() and "saved" in app.messages[-1]
     saved = load_map(editor(app).doc.path)
     assert {h for h in saved.grid.hexes() if saved.terrain[h] == "woods"} == painted
+
+
+def test_a_quick_drag_paints_every_hex_the_pointer_passed_over(app: App) -> None:
+    """Motion events of a quick drag come far apart: here one at each end of a stroke
+    down column 01. The hexes between are painted too, and the next stroke is its own
+    undo step."""
+    key(app, pygame.K_2, text="2")
+    drag(app, ["0102", "0105"])
+    assert {app.board.label(h) for h in app.board.grid.hexes() if app.state.terrain_at(h) == "woods"} == {
+        "0102", "0103", "0104", "0105"
+    }
+    drag(app, ["0302", "0303"])
+    key(app, pygame.K_z, pygame.KMOD_CTRL)
+    woods = {app.board.label(h) for h in app.board.grid.hexes() if app.state.terrain_at(h) == "woods"}
+    assert woods == {"0102", "0103", "0104", "0105"}
 
 
 def test_elevation_features_and_hexsides_through_their_tools(app: App) -> None:
@@ -204,7 +219,7 @@ def test_a_new_scenario_made_in_the_editor_validates(tmp_path: Path, capsys: pyt
     key(app, pygame.K_F7)  # a region for the setup
     key(app, pygame.K_n, text="n")
     click(app, at(app, "0706"))  # the new region's first hex
-    drag(app, ["0806", "0705"])
+    drag(app, ["0806", "0805"])
     key(app, pygame.K_F9)
     key(app, pygame.K_a, text="a")
     key(app, pygame.K_PLUS, text="+")

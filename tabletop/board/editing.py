@@ -79,6 +79,8 @@ class YamlDocument:
         self.problems: list[DataError] = []
         self._undo: list[str] = []
         self._redo: list[str] = []
+        self._stroke = False  # a stroke is open (``begin_stroke``): its edits are one undo step
+        self._joining = False  # ... and its first edit is already on the undo list
         self._written = (text, dump(self.doc))  # the file as last read or saved, and ruamel's dump of it
         self._text: str | None = None  # ``text()`` until the document next changes
         self._saved = self.text()
@@ -118,11 +120,21 @@ class YamlDocument:
         self._text = None
         if not changed:
             return False
-        self._undo.append(before)
-        del self._undo[:-UNDO_DEPTH]
+        if not self._joining:
+            self._undo.append(before)
+            del self._undo[:-UNDO_DEPTH]
+        self._joining = self._stroke
         self._redo.clear()
         self.rebuild(self.text())
         return True
+
+    def begin_stroke(self) -> None:
+        """The edits from now until ``end_stroke`` undo and redo as one step: a brush
+        stroke painting ten hexes is one Ctrl+Z, as in any paint program."""
+        self._stroke, self._joining = True, False
+
+    def end_stroke(self) -> None:
+        self._stroke = self._joining = False
 
     def undo(self) -> bool:
         return self._step(self._undo, self._redo)
@@ -131,6 +143,7 @@ class YamlDocument:
         return self._step(self._redo, self._undo)
 
     def _step(self, source: list[str], target: list[str]) -> bool:
+        self._joining = False  # an edit after an undo mid-stroke starts a step of its own
         if not source:
             return False
         target.append(self.text())

@@ -10,7 +10,8 @@ undo and redo are exact and the saved file keeps what its author wrote; after ea
 the documents are checked as ``tabletop validate`` checks them (the setup solver
 included), and their problems are listed in the editor's panel, the hexes they name
 ringed on the map. The map shown is always the one the rules would read: line of sight
-(``l``) and the legend follow each stroke.
+(``l``) and the legend follow each stroke; a drag paints every hex the pointer passes
+over and undoes as one edit.
 
 Decides nothing of the map's meaning: it edits the file the loader reads.
 """
@@ -54,6 +55,7 @@ SECTION = "editor"
 SMALL = 18
 SWATCH = 14
 PROBLEMS_SHOWN = 6
+SWEEP_PX = 4  # a drag's path is looked at every few pixels: motion events come far apart
 LABEL = re.compile(r"\b\d{4,6}\b")  # a hex label named in a problem's message
 PROBLEM = theme.LOS_BLOCKED
 HOVER = theme.HIGHLIGHT
@@ -72,7 +74,7 @@ SHORTCUTS = [
     ("click, drag", "editor: paint the hexes (features and regions: on or off, as the first hex)"),
     ("[ / ]", "editor: elevation to paint, one lower / higher"),
     ("n", "editor: a new terrain, feature, hexside or region in the file (rename it there)"),
-    ("Ctrl+Z / Ctrl+Y", "editor: undo / redo"),
+    ("Ctrl+Z / Ctrl+Y", "editor: undo / redo (a drag at a time)"),
     ("Ctrl+S", "editor: save the files edited (their comments and layout kept)"),
 ]
 
@@ -82,6 +84,20 @@ def align_targets(board: Any) -> list[Hex]:
     apart across and down (the best-conditioned fit)."""
     grid = board.grid
     return [grid.hex_at(0, 0), grid.hex_at(grid.columns - 1, 0), grid.hex_at(0, grid.rows - 1)]
+
+
+def swept(app: App, start: tuple[int, int], end: tuple[int, int]) -> list[Hex]:
+    """The map hexes under the pointer on its way from ``start`` to ``end``, in order,
+    each once, leaving out the panels: a quick drag's motion events come tens of pixels
+    apart, and a stroke that painted only the hexes they land on would leave gaps."""
+    steps = max(1, math.ceil(math.dist(start, end) / SWEEP_PX))
+    out: list[Hex] = []
+    for i in range(1, steps + 1):
+        pos = (round(start[0] + (end[0] - start[0]) * i / steps), round(start[1] + (end[1] - start[1]) * i / steps))
+        h = app.hex_at_screen(*pos)
+        if h is not None and h not in out and not app.layout.covers(pos):
+            out.append(h)
+    return out
 
 
 class Editor(Component):
@@ -103,6 +119,8 @@ class Editor(Component):
         self.level = 1
         self.stroke: bool | None = None  # a drag in progress: None, or what it sets (on / off)
         self.stroked: set[Hex] = set()  # hexes this drag has done
+        self.stroke_at: tuple[int, int] = (0, 0)  # where the pointer was last in this drag
+        self.stroke_recorded = False  # this drag has changed the file (one undo step)
         self.clicks: list[tuple[tuple[float, float], tuple[float, float]]] = []  # align: (hex centre, picture pixel)
         self.rows: list[tuple[int, pygame.Rect]] = []  # the panel's clickable rows drawn last
         self.clickable: list[tuple[str, str]] = []  # what each of those rows is: ("tool"|"pick", key)
@@ -137,8 +155,11 @@ class Editor(Component):
         return any(d.unsaved for d in self.documents())
 
     def record(self, doc: YamlDocument) -> None:
-        """``doc`` was just edited: Ctrl+Z undoes the newest edit, of whichever file."""
-        self.edits.append(doc)
+        """``doc`` was just edited: Ctrl+Z undoes the newest edit, of whichever file (a
+        drag's edits are one: ``begin_stroke``)."""
+        if not (self.stroke is not None and self.stroke_recorded):
+            self.edits.append(doc)
+            self.stroke_recorded = self.stroke is not None
         self.undone.clear()
         if doc is self.doc and self.scenario is not None:
             self.scenario.recheck()  # its regions and hexes are the map's
@@ -147,6 +168,7 @@ class Editor(Component):
 
     def handle(self, event: pygame.event.Event, app: App) -> bool:
         if event.type == pygame.KEYDOWN:
+            self._end_stroke()  # a release lost outside the window ends the drag too
             return self._key(event, app)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._note_placing(app)  # before the counter tools place it and forget it
@@ -169,18 +191,25 @@ class Editor(Component):
                     self.show(app)
                     app.say(f"new region {key} at {self.doc.board.label(h)}: drag to add hexes")
                 return True
-            self.stroke, self.stroked = self._sets(h), set()
+            self._end_stroke()
+            self.stroke, self.stroked, self.stroke_at = self._sets(h), set(), event.pos
+            self.doc.begin_stroke()
             self._apply(app, h, event.pos)
             return True
         if event.type == pygame.MOUSEMOTION and self.stroke is not None and self.tool != "hexside":
-            h = app.hex_at_screen(*event.pos)
-            if h is not None and h not in self.stroked and not app.layout.covers(event.pos):
-                self._apply(app, h, event.pos)
+            for h in swept(app, self.stroke_at, event.pos):
+                if h not in self.stroked:
+                    self._apply(app, h, event.pos)
+            self.stroke_at = event.pos
             return True
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.stroke is not None:
-            self.stroke = None
+            self._end_stroke()
             return True
         return False
+
+    def _end_stroke(self) -> None:
+        self.stroke, self.stroke_recorded = None, False
+        self.doc.end_stroke()
 
     def _recheck(self) -> None:
         if self.scenario is not None:
