@@ -56,10 +56,22 @@ def sight(state: GameState, shooter: Piece, target: Piece) -> LosResult:
     flash = state.marked("fired-last", target.id) and policy().table.muzzle_flash
     if flash and NIGHT in conditions(state) and policy().kit_of(viewer) is None:
         viewer = replace(viewer, status=viewer.status | {FLASH})  # l.297: seen by his flash
-    query = LosQuery(
-        shooter.hex, target.hex, viewer=viewer, target_piece=target, conditions=conditions(state)
-    )
-    return line_of_sight(state.map, policy(), query)
+    key = (state.map.version, viewer, target, conditions(state))
+    found = _sights.get(key)
+    if found is None:
+        query = LosQuery(shooter.hex, target.hex, viewer=viewer, target_piece=target, conditions=key[3])
+        if len(_sights) >= SIGHTS_KEPT:
+            _sights.clear()
+        found = _sights[key] = line_of_sight(state.map, policy(), query)
+    return found
+
+
+# (map version, viewer, target, conditions) -> the line: a bot weighing its shots and the
+# rules judging the one taken ask the same line about half the time (issue 19). The map's
+# version is new on every change of pieces or ground, in any state, so a kept line is
+# always the one ``line_of_sight`` would draw now.
+_sights: dict[tuple[int, Piece, Piece, frozenset[str]], LosResult] = {}
+SIGHTS_KEPT = 4096
 
 
 def sees(state: GameState, shooter: Piece, target: Piece) -> bool:

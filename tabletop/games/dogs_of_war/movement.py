@@ -32,6 +32,7 @@ from functools import cache
 from math import lcm
 from pathlib import Path
 
+from tabletop.board import Map
 from tabletop.datareader import Reader
 from tabletop.engine.movement import BaseMovePolicy, MoveModel, MovePolicy
 from tabletop.engine.pieces import MapState, Piece
@@ -41,6 +42,10 @@ from tabletop.yamlfile import read_yaml
 from .los import default_table as default_los_table
 
 DATA_FILE = Path(__file__).with_name("movement.yaml")
+
+GROUNDS_KEPT = 64  # maps and terrain changes whose ground a policy keeps (``_ground``)
+# the rubble hexes, and the barred steps into and out of buildings (``_ground``)
+Ground = tuple[frozenset[Hex], dict[tuple[Hex, Hex], None]]
 
 RULE = "Dogs of War: Action Points (Movement)"
 RULE_MODELS = "Dogs of War: Moving and Shooting Through Models"
@@ -167,6 +172,8 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
         self.hexside_height = (
             hexside_height if hexside_height is not None else default_los_table().hexside_height
         )
+        # (id of the map, its terrain changes) -> (the map, what ``_ground`` gives)
+        self._grounds: dict[tuple[int, frozenset[tuple[Hex, str]]], tuple[Map, Ground]] = {}
 
     def order_for(self, unit: Piece, order: str | None) -> str:
         """The order a move is made under: as given, or crawl for a prone model and walk
@@ -196,8 +203,9 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
         why_not: dict[Hex, str] = {}
         plain = t.per_inch(t.orders[order]) * factor
         rough = t.per_inch(t.rubble[order]) * factor
+        rubble, _ = self._ground(state)
         for h in board.terrain:
-            enter[h] = rough if self.is_rubble(state, h) else plain
+            enter[h] = rough if h in rubble else plain
         no_end: dict[Hex, str] = {}
         for p in state.pieces():
             if p.kind != "unit" or p.id == unit.id or p.hex in why_not:
@@ -271,6 +279,23 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
                 for a, b in ((side.a, side.b), (side.b, side.a)):
                     if b in enter:
                         steps[(a, b)] = None if too_high else enter[b] + climb
+        steps.update(self._ground(state)[1])
+        return steps
+
+    def _ground(self, state: MapState) -> Ground:
+        """What the ground alone gives every model: the hexes crossed at the rubble
+        rates, and the walls of buildings and bunkers (each way across a hexside
+        between an enclosed hex and other ground, no doorway in it). The same for every
+        model until a hex's ground changes in play, so kept per map and terrain changes
+        (a model's reach was working them out afresh over the whole map: issue 19)."""
+        board = state.board
+        key = (id(board), frozenset(state.terrain_overrides().items()))
+        found = self._grounds.get(key)
+        if found is not None and found[0] is board:
+            return found[1]
+        t = self.table
+        rubble = frozenset(h for h in board.terrain if self.is_rubble(state, h))
+        walls: dict[tuple[Hex, Hex], None] = {}
         for h in board.terrain:
             if not self.is_enclosed(state, h):
                 continue
@@ -281,9 +306,12 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
                     and state.terrain_at(n) != kind
                     and t.doorway not in board.hexside_features(h, n)
                 ):
-                    steps[(h, n)] = None
-                    steps[(n, h)] = None
-        return steps
+                    walls[(h, n)] = None
+                    walls[(n, h)] = None
+        if len(self._grounds) >= GROUNDS_KEPT:
+            self._grounds.clear()
+        self._grounds[key] = (board, (rubble, walls))
+        return rubble, walls
 
 
 def move_policy(state: MapState) -> MovePolicy:

@@ -32,14 +32,14 @@ Knows the map (terrain, hexsides, roads, regions), the pieces and the fields of 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import pairwise
 from math import gcd
 from types import MappingProxyType
-from typing import Literal, cast, get_args
+from typing import Any, Literal, TypeVar, cast, get_args
 
 from tabletop.board import Map
 from tabletop.datareader import Reader
@@ -385,9 +385,44 @@ def active_positions(
 
 def active_fields(
     state: MapState, rules: MoveRules | None = None, config: FieldsConfig | None = None
-) -> dict[Hex, tuple[str, Intensity]]:
+) -> Mapping[Hex, tuple[str, Intensity]]:
     """Per hex, the strongest field of fire of an active position over it: (position,
-    intensity); the first position in the map's order wins a tie."""
+    intensity); the first position in the map's order wins a tie. Shared: read it,
+    never change it (``_per_version``)."""
+    return _per_version(_active_fields, state, rules, config)
+
+
+T = TypeVar("T")
+# (what is worked out, map version, id of the move rules, id of the fields config) ->
+# (those two, the answer): ``_per_version``
+_answers: dict[tuple[Callable[..., Any], int, int, int], tuple[MoveRules, FieldsConfig | None, Any]] = {}
+ANSWERS_KEPT = 512
+
+
+def _per_version(
+    make: Callable[[MapState, MoveRules, FieldsConfig | None], T],
+    state: MapState,
+    rules: MoveRules | None,
+    config: FieldsConfig | None,
+) -> T:
+    """``make``'s answer for this map version, worked out once: the autoplayer and the
+    move rules ask the active fields and the infiltration zone for every step they
+    weigh, and they change only with the German units (issue 19)."""
+    rules = default_rules() if rules is None else rules
+    key = (make, state.version, id(rules), id(config))
+    found = _answers.get(key)
+    if found is not None and found[0] is rules and found[1] is config:
+        return cast(T, found[2])
+    out = make(state, rules, config)
+    if len(_answers) >= ANSWERS_KEPT:
+        _answers.clear()
+    _answers[key] = (rules, config, out)
+    return out
+
+
+def _active_fields(
+    state: MapState, rules: MoveRules, config: FieldsConfig | None
+) -> dict[Hex, tuple[str, Intensity]]:
     ranks = {"intense": 0, "steady": 1, "sporadic": 2}
     by_position = fields(state.board, config).by_position
     out: dict[Hex, tuple[str, Intensity]] = {}
@@ -400,9 +435,14 @@ def active_fields(
 
 def infiltration_zone(
     state: MapState, rules: MoveRules | None = None, config: FieldsConfig | None = None
-) -> dict[Hex, str]:
+) -> Mapping[Hex, str]:
     """Hexes adjacent to, and in the field of fire of, an active position (omaha 6.1
-    infiltration), each with the first such position."""
+    infiltration), each with the first such position. Shared: read it, never change it
+    (``_per_version``)."""
+    return _per_version(_infiltration_zone, state, rules, config)
+
+
+def _infiltration_zone(state: MapState, rules: MoveRules, config: FieldsConfig | None) -> dict[Hex, str]:
     board = state.board
     by_position = fields(board, config).by_position
     out: dict[Hex, str] = {}

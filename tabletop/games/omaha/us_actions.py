@@ -102,7 +102,19 @@ def _shelter_hexes(board: Map) -> frozenset[Hex]:
 
 
 def shelter_distance(state: GameState, h: Hex) -> int:
-    return min((distance(h, s) for s in _shelter(state.board)), default=99)
+    """Hexes from ``h`` to the nearest hex with a protecting hexside (remembered per map
+    and hex: the autoplayer asks it for every beach step it weighs)."""
+    board = state.board
+    known = _SHELTER_DISTANCE.get(id(board))
+    if known is None or known[0] is not board:
+        known = _SHELTER_DISTANCE[id(board)] = (board, {})
+    found = known[1].get(h)
+    if found is None:
+        found = known[1][h] = min((distance(h, s) for s in _shelter(board)), default=99)
+    return found
+
+
+_SHELTER_DISTANCE: dict[int, tuple[Map, dict[Hex, int]]] = {}
 
 
 def free_reason(state: GameState, unit: Piece, do: str, to: Hex | None = None) -> str | None:
