@@ -582,12 +582,18 @@ class PlanningAutoplayer(AmericanAutoplayer):
             ids = set(plan.order)
             types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
+        if state.phase == autoplayer.FIRE and FEWEST_FIRST:
+            _fewest_first(state, plan)
         return plan
 
     def _fire(self, state: GameState, unit: Piece) -> Action | None:
         """The simple bot's target (Table 6: best chance, a section cleared, the weakest
         section), but in the game's last turn not one in a section that can no longer be
         cleared (``_hopeless``) while another target is open to the unit."""
+        if FIRE_SPREAD and self._plan is not None:
+            spread = _spread_fire(state, self._plan, unit)
+            if spread is not None:
+                return spread
         action = super()._fire(state, unit)
         if action is None or not LAST_TURNS or state.turn < rule_tables().turns:
             return action
@@ -853,7 +859,9 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
             continue
         if dist.get(h, FAR) != 0 and not (wide and b.position[h]):
             continue
-        key = (-value(h), cost, b.labels[h])
+        v = value(h)
+        key = (-(v - SPREAD_HARM * _adjacent_harm(b, germans_at, h)) if v > 0 and SPREAD_HARM else -v,
+               cost, b.labels[h])  # fmt: skip
         if pick is None or key < pick:
             pick = key
     if pick is None:
@@ -861,6 +869,8 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
         return (at, "") if here_only > 0 else None
     here = value(at) if dist.get(at, FAR) == 0 or wide else None
     gain = -pick[0]
+    if SPREAD_HARM and here:
+        here -= SPREAD_HARM * _adjacent_harm(b, germans_at, at)
     if here is not None and gain < here + SPREAD_GAIN:
         # stay: in a firing position of the focus as the plain plan would, or (near
         # the focus) next to a German unit where its shot adds as much
@@ -872,6 +882,143 @@ def _spread_choice(state: GameState, now: autoplayer._Now, b: _Board, unit: Piec
     if here:
         why += f" (here {here:.2f}: German units next to it already drawing enough shots)"
     return h, why
+
+
+#: phase 5: a firing position costs the spreading this much of a chance to hit for each
+#: expected hit (pins at half) the German units next to it may deal there (``_adjacent_harm``)
+SPREAD_HARM = 0.0
+
+
+def _adjacent_harm(b: _Board, germans_at: Mapping[Hex, Piece], h: Hex) -> float:
+    """The expected hits (pins at ``PIN_WEIGHT``) of the German units next to ``h`` that
+    may fire at it (Table 4 with the adjacent bonuses; MG pillboxes and AT guns never
+    fire at trench or hilltop hexes, phase 4): each German unit fires at its nearest
+    target, so these are the ones that fire at a unit standing there."""
+    _, banned = _cover(b)
+    out = 0.0
+    for n in b.around[h]:
+        g = germans_at.get(n)
+        if g is None or h in banned.get(g.type, ()):
+            continue
+        shot = SHOT.get(g.type)
+        if shot is not None:
+            out += shot[1][0] + PIN_WEIGHT * shot[1][1]
+    return out
+
+
+#: phase 6: the units yet to fire act fewest open targets first (``_fewest_first``);
+#: project's choice, measured (module doc)
+FEWEST_FIRST = True
+
+
+def _open_targets(state: GameState, now: autoplayer._Now, b: _Board, unit: Piece) -> int:
+    """The German units ``unit`` may still fire at this phase as far as the cheap tests
+    go (Table 6 types, range, sections, firing position, not hit this turn, no friendly
+    fire; not the line of sight): 0 when it has fired or is held."""
+    t = american.tables()
+    if state.marked(t.fired_mark, unit.id) or unit.status & t.fire_held_by or b.position[unit.hex] is None:
+        return 0
+    targeted = hits.tables().targeted_mark
+    ff = unit.type in t.ff_units
+    return sum(
+        1 for g in autoplayer._in_range(now.layout, b, unit)
+        if not state.marked(targeted, g.id) and not (ff and autoplayer._friendly_fire(state, now, unit, g))
+    )  # fmt: skip
+
+
+def _fewest_first(state: GameState, plan: _PhasePlan) -> None:
+    """Phase 6, before each shot: the units yet to fire in the order of how many German
+    units each may still fire at, fewest first (ties as the simple bot orders them). A
+    German unit hit is not fired at again that turn (phase 6), so a unit with one target
+    fires before a unit that could hit it or another: if the first hits, the second
+    turns to its other target rather than leave the first without one."""
+    if len(plan.order) < 2:
+        return
+    now = autoplayer._now(state)
+    b = autoplayer._board(state.board)
+    counts: dict[str, int] = {}
+    for uid in plan.order:
+        if uid in plan.done:
+            counts[uid] = -1  # fired: dropped from the order at the next ask
+            continue
+        try:
+            unit = state.map.piece(uid)
+        except KeyError:
+            counts[uid] = -1
+            continue
+        counts[uid] = _open_targets(state, now, b, unit)
+    plan.order.sort(key=counts.__getitem__)
+
+
+#: phase 6: a unit fires where its shot adds most to the chance that the target is hit,
+#: counting the units yet to fire at it (``_spread_fire``); project's choice, measured
+FIRE_SPREAD = True
+FIRE_REDUCE = 0.5  # the worth of reducing a German infantry unit (a hit that removes: 1)
+
+
+def _hit_chance(state: GameState, unit: Piece, target: Piece) -> float:
+    """Table 6: the chance that a shot of ``unit`` hits ``target`` from where it stands."""
+    face, _ = american.hit_number(state, unit, target)
+    return (7 - face) / 6
+
+
+def _spread_fire(state: GameState, plan: _PhasePlan, unit: Piece) -> Action | None:
+    """Phase 6: the target where ``unit``'s shot adds most: Table 6's chance times the
+    chance that the units yet to fire at it all miss (a German unit hit is not fired at
+    again that turn), a hit that only reduces German infantry at ``FIRE_REDUCE``, the last
+    German unit of its section's trenches at ``SPREAD_LAST``, none in a section that can
+    no longer be cleared in the last turn (``_hopeless``). None: the simple bot's choice
+    (no target, or one target only)."""
+    t = american.tables()
+    if state.marked(t.fired_mark, unit.id) or unit.status & t.fire_held_by:
+        return None
+    b = autoplayer._board(state.board)
+    if b.position[unit.hex] is None:
+        return None
+    now = autoplayer._now(state)
+    layout = now.layout
+    targeted = hits.tables().targeted_mark
+    ff = unit.type in t.ff_units
+    open_ = [g for g in autoplayer._in_range(layout, b, unit)
+             if not state.marked(targeted, g.id) and not (ff and autoplayer._friendly_fire(state, now, unit, g))]  # fmt: skip
+    if len(open_) < 2:
+        return None
+    later: list[Piece] = []  # the other units yet to fire this phase
+    for uid in plan.order:
+        if uid == unit.id or uid in plan.done:
+            continue
+        try:
+            later.append(state.map.piece(uid))
+        except KeyError:
+            continue
+    lefts = autoplayer._lefts(layout, b)
+    hopeless = _hopeless(b, layout, state.turn) if LAST_TURNS and state.turn >= rule_tables().turns else frozenset()
+    ranked: list[tuple[Any, ...]] = []
+    for g in open_:
+        if g.id in hopeless:
+            continue
+        p = _hit_chance(state, unit, g)
+        left = 1.0
+        for o in later:
+            if (_open_targets(state, now, b, o) and g in autoplayer._in_range(layout, b, o)
+                    and not (o.type in t.ff_units and autoplayer._friendly_fire(state, now, o, g))):
+                left *= 1 - _hit_chance(state, o, g)
+        worth = 1.0 if g.type != "infantry" or g.steps <= 1 else FIRE_REDUCE
+        if lefts.get(g.id, 0) <= g.steps:
+            worth *= SPREAD_LAST
+        ranked.append((-p * left * worth, -p, g.id, g, left))
+    ranked.sort(key=lambda r: r[:3])
+    for v, _, _, g, left in ranked:
+        if v >= 0:
+            break
+        action = {"do": "fire", "unit": unit.id, "target": g.id}
+        if american.refusal(state, action) is not None:
+            continue
+        why = f"planner: the target where its shot adds most ({-v:.2f})"
+        if left < 1:
+            why += f"; the units yet to fire at it all miss it at {left:.2f}"
+        return {**with_where(state, action), "why": why}
+    return None
 
 
 #: in the game's last turn, the planner gives up the sections it cannot clear by the
