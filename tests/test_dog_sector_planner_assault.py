@@ -5,6 +5,7 @@ phase 6 the units yet to fire act fewest open targets first (planner.py,
 from __future__ import annotations
 
 import pytest
+from test_dog_sector_planner_spread import board, put
 
 from tabletop.engine.game import Game
 from tabletop.engine.pieces import MapState
@@ -12,8 +13,6 @@ from tabletop.engine.state import GameState
 from tabletop.games.dog_sector import autoplayer, planner
 from tabletop.games.dog_sector.planner import PlanningAutoplayer
 from tabletop.games.dog_sector.ruleset import DogSectorRules
-
-from test_dog_sector_planner_spread import board, put
 
 
 def fire_phase(turn: int = 5) -> GameState:
@@ -61,4 +60,3 @@ def test_the_unit_with_one_target_fires_first(monkeypatch: pytest.MonkeyPatch) -
     assert [a["unit"] for a in fired] == ["A2", "A1"]
     monkeypatch.setattr(planner, "FEWEST_FIRST", False)
     assert shots(two_targets_one_shared())[0]["unit"] == "A1"
-
