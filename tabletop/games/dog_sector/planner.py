@@ -174,12 +174,16 @@ field of fire (3.250 / 3.600 / 3.887); in the last turn, firing positions worth 
 their shot adds to the chance that the section is cleared, the other German units of
 the section counted at the chance the Americans next to them hit them (at least 0.2),
 with the same for the target in phase 6 (3.287 / 3.610 / 3.920), the phase 6 part
-alone (3.313 / 3.600 / 3.933: it seldom differs). Where the games are lost (light,
-seeds 2001-2060, this planner before the sixth pass): at the start of turn 12 a game
-has on average 0.63 sections with one German unit left (68% of them cleared by the
-end) and 0.45 with two (33%); sections holding three or four German units at turn 10
-(2.2 a game) are almost never cleared: the end game decides little, the turns before
-it most.
+alone (3.313 / 3.600 / 3.933: it seldom differs); in phase 5 the units within 4 hexes
+of the trenches acting farthest first, so that those at the German line choose after
+them (3.323 / 3.650 / 3.797; within 2 hexes 3.327 / 3.590 / 3.843); a firing position
+next to two German units worth the second one's shot too when the others hit the first
+(in full 3.387 / 3.640 / 3.813, at half 3.267 / 3.610 / 3.823). Where the games are
+lost (light, seeds 2001-2060, this planner before the sixth pass): at the start of turn
+12 a game has on average 0.63 sections with one German unit left (68% of them cleared
+by the end) and 0.45 with two (33%); sections holding three or four German units at
+turn 10 (2.2 a game) are almost never cleared: the end game decides little, the turns
+before it most.
 
 CPU: the threat field is summed from each German unit's share (worked out once per
 map), and the plan field searched again only from the hexes an obstacle left (14% of
@@ -616,8 +620,6 @@ class PlanningAutoplayer(AmericanAutoplayer):
             ids = set(plan.order)
             types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
-            if BACK_FIRST:
-                _back_first(state, plan)
         if state.phase == autoplayer.FIRE and FEWEST_FIRST:
             _fewest_first(state, plan)
         return plan
@@ -954,32 +956,6 @@ def _fewest_first(state: GameState, plan: _PhasePlan) -> None:
             continue
         counts[uid] = _open_targets(state, now, b, unit)
     plan.order.sort(key=counts.__getitem__)
-
-
-#: phase 5: the assault units within this many hexes of the trenches act farthest first
-#: (``_back_first``; 0: nearest first, as the simple bot); project's choice, measured
-BACK_FIRST = 4
-
-
-def _back_first(state: GameState, plan: _PhasePlan) -> None:
-    """Phase 5's order: leaders, tanks and dozers as before, then the units within
-    ``BACK_FIRST`` hexes of the trenches farthest first, then the rest as before. A unit
-    farther back reaches fewer firing positions: it chooses (``_spread_choice``) before
-    the units already at the German line, which may still shift to a German unit it
-    left without a shot."""
-    b = autoplayer._board(state.board)
-    pieces = {p.id: p for p in state.map.pieces() if p.kind == "unit" and p.side == AMERICAN}
-
-    def key(uid: str) -> tuple[int, int]:
-        p = pieces.get(uid)
-        if p is None or p.type == autoplayer.LEADER:
-            return (0, 0)
-        if p.type in VEHICLES:
-            return (1, 0)
-        d = b.to_trench.get(p.hex, FAR)
-        return (2, -d) if d <= BACK_FIRST else (3, 0)
-
-    plan.order.sort(key=key)
 
 
 #: in the game's last turn, the planner gives up the sections it cannot clear by the
