@@ -49,7 +49,8 @@ def test_the_unit_with_one_target_fires_first(monkeypatch: pytest.MonkeyPatch) -
     A1 may fire at both German units, A2 only at the German infantry. The simple bot's
     order (nearest the trenches, then by hex) lets A1 fire first, at the infantry (5-6,
     Table 6's bonus): a hit leaves A2 without a target. The planner lets A2 fire first,
-    so A1 still has a target after it, whatever A2 rolls."""
+    so A1 still has a target after it, whatever A2 rolls; the log says why A2 fires
+    first."""
     b = autoplayer._board(board())
     s = two_targets_one_shared()
     now = autoplayer._now(s)
@@ -58,5 +59,6 @@ def test_the_unit_with_one_target_fires_first(monkeypatch: pytest.MonkeyPatch) -
     fired = shots(two_targets_one_shared())
     assert fired[0]["unit"] == "A2" and fired[0]["target"] == "G1"
     assert [a["unit"] for a in fired] == ["A2", "A1"]
+    assert "fires now: 1 German unit open to it, the units with fewest fire first" in str(fired[0]["why"])
     monkeypatch.setattr(planner, "FEWEST_FIRST", False)
     assert shots(two_targets_one_shared())[0]["unit"] == "A1"

@@ -627,7 +627,18 @@ class PlanningAutoplayer(AmericanAutoplayer):
     def _fire(self, state: GameState, unit: Piece) -> Action | None:
         """The simple bot's target (Table 6: best chance, a section cleared, the weakest
         section), but in the game's last turn not one in a section that can no longer be
-        cleared (``_hopeless``) while another target is open to the unit."""
+        cleared (``_hopeless``) while another target is open to the unit. The log says
+        why the unit fires when it does (``_fewest_first``)."""
+        action = self._last_turn_fire(state, unit)
+        if action is not None and FEWEST_FIRST:
+            n = _open_targets(state, autoplayer._now(state), autoplayer._board(state.board), unit)
+            why = str(action.get("why") or _why(state, action))
+            action = {**action, "why": f"{why}; fires now: {n} German unit{'s' if n != 1 else ''} open to it, "
+                                      "the units with fewest fire first"}  # fmt: skip
+        return action
+
+    def _last_turn_fire(self, state: GameState, unit: Piece) -> Action | None:
+        """``_fire``'s choice of target."""
         action = super()._fire(state, unit)
         if action is None or not LAST_TURNS or state.turn < rule_tables().turns:
             return action
