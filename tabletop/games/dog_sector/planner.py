@@ -178,7 +178,9 @@ alone (3.313 / 3.600 / 3.933: it seldom differs); in phase 5 the units within 4 
 of the trenches acting farthest first, so that those at the German line choose after
 them (3.323 / 3.650 / 3.797; within 2 hexes 3.327 / 3.590 / 3.843); a firing position
 next to two German units worth the second one's shot too when the others hit the first
-(in full 3.387 / 3.640 / 3.813, at half 3.267 / 3.610 / 3.823). Where the games are
+(in full 3.387 / 3.640 / 3.813, at half 3.267 / 3.610 / 3.823); with fewest targets
+first, ``SPREAD_GAIN`` 0.1 (3.243 / 3.580 / 3.813) and three focus sections (3.213 /
+3.443 / 3.683). Where the games are
 lost (light, seeds 2001-2060, this planner before the sixth pass): at the start of turn
 12 a game has on average 0.63 sections with one German unit left (68% of them cleared
 by the end) and 0.45 with two (33%); sections holding three or four German units at
