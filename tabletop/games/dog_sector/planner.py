@@ -582,6 +582,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
             ids = set(plan.order)
             types = {p.id: p.type for p in state.map.pieces() if p.id in ids}
             plan.order.sort(key=lambda uid: types.get(uid) != autoplayer.LEADER)
+            if SUPPORT_LAST:
+                _support_last(plan.order, types)
         return plan
 
     def _fire(self, state: GameState, unit: Piece) -> Action | None:
@@ -636,6 +638,8 @@ class PlanningAutoplayer(AmericanAutoplayer):
             quiet = _quiet(state, unit, germans) if kind in american.tables().ff_units else None
             return weighted_field(b, kind, germans, obstacles, quiet)  # not the map's own layout
         quiet = _quiet_now(now, unit) if kind in american.tables().ff_units else None
+        if quiet and OFF_ASSAULT is not None:
+            quiet = _off_assault(b, layout, quiet)
         key = ("field", kind, quiet)
         found = layout.memo.get(key)
         if found is None:
@@ -665,9 +669,11 @@ class PlanningAutoplayer(AmericanAutoplayer):
             here += MINE_AP
         if danger.get(at, 0.0) > 0:
             here += STAY_AP  # waiting in the open: a turn lost under fire
+        reach = american.unit_reach(state, unit)
+        if VEHICLE_FORWARD and unit.type in VEHICLES and left == 0:
+            return self._forward(state, b, unit, dist, reach.costs)
         if left == 0 and not GOAL_THREAT_AP and not (SPREAD and unit.type in SPREAD_UNITS):
             return None  # in position: the assault accepts the fire it draws
-        reach = american.unit_reach(state, unit)
         if SPREAD and unit.type in SPREAD_UNITS:
             chosen = _spread_choice(state, now, b, unit, dist, reach.costs, mines)
             if chosen is not None and chosen[0] == at:
@@ -705,6 +711,26 @@ class PlanningAutoplayer(AmericanAutoplayer):
         if unit.type in american.tables().ff_units and unit.type not in AS_INFANTRY:
             why += "; toward German units with no Americans within the friendly fire radius"
         return self._checked(state, {"do": "move", "unit": unit.id, "to": to, "why": why})
+
+    def _forward(self, state: GameState, b: _Board, unit: Piece, dist: dict[Hex, int],
+                 costs: Mapping[Hex, int]) -> Action | None:  # fmt: skip
+        """A tank or dozer in a firing position moves on to the one nearest the trenches
+        within reach (``VEHICLE_FORWARD``): the nearest American target draws the AT guns'
+        and panzerfausts' fire (phase 4, german.py), and what it screens lies behind it."""
+        at = unit.hex
+        mines = _mine_hexes(autoplayer._now(state).layout)  # an explosion immobilizes it
+        best: tuple[Any, ...] | None = None
+        for h, cost in costs.items():
+            if dist.get(h, FAR) != 0 or b.to_trench[h] >= b.to_trench[at] or h in mines:
+                continue
+            key = (b.to_trench[h], cost, b.labels[h])
+            if best is None or key < best:
+                best = key
+        if best is None:
+            return None
+        why = (f"planner: the firing position nearest the trenches within reach ({best[0]} hexes): "
+               "it draws the AT guns' fire from the assault and screens the hexes behind it")  # fmt: skip
+        return self._checked(state, {"do": "move", "unit": unit.id, "to": best[-1], "why": why})
 
     def _next_action(self, state: GameState, plan: Any, uid: str) -> Action | None:
         """The simple bot's choice of action, with the planner's own moves and fields,
@@ -905,6 +931,50 @@ def _focus_ids(b: _Board, layout: autoplayer._Layout) -> frozenset[str]:
         left = autoplayer._lefts(layout, b)
         lowest = sorted(set(left.values()))[:FOCUS_SECTIONS]
         found = layout.by_germans["focus ids"] = frozenset(g for g, n in left.items() if n in lowest)
+    return found  # type: ignore[no-any-return]
+
+
+#: phase 5: the units friendly fire applies to and that plan for it (forward observers,
+#: tanks, dozers: ``_quiet``) move after every other unit, when the hexes the assault
+#: ends the phase in are known (``_support_last``); project's choice
+SUPPORT_LAST = False
+
+
+def _support_last(order: list[str], types: dict[str, str]) -> None:
+    """Phase 5's ``order`` with forward observers, tanks and dozers moved to its end (in
+    their order): which German units they may fire at in phase 6 without friendly fire
+    depends on where the assault stands then, and nothing moves between phases 5 and 6."""
+    ff = american.tables().ff_units - AS_INFANTRY
+    order.sort(key=lambda uid: types.get(uid) in ff)
+
+
+#: phase 5: a tank or dozer in a firing position moves on to the one nearest the trenches
+#: within reach (``_forward``); project's choice
+VEHICLE_FORWARD = True
+
+#: phase 5: units friendly fire applies to (forward observers, tanks, dozers) aim at the
+#: quiet German units farther than the friendly fire radius plus this from every German
+#: unit of the assault's focus, where the assault will not stand by phase 6 (its firing
+#: positions are next to the focus); None: every quiet German unit. Project's choice
+OFF_ASSAULT: int | None = None
+
+
+def _off_assault(b: _Board, layout: autoplayer._Layout, quiet: frozenset[str]) -> frozenset[str]:
+    """The German units of ``quiet`` that the assault will not crowd: none of the focus
+    (``_focus_ids``) within the friendly fire radius plus ``OFF_ASSAULT`` (phase 6,
+    Friendly Fire: an American hex within 3 of the target turns a hit on Americans, and
+    the assault moves after the tanks in phase 5); ``quiet`` itself when none is left."""
+    key = ("off assault", quiet)
+    found = layout.by_germans.get(key)
+    if found is None:
+        focus = _focus_ids(b, layout)
+        reach = american.tables().ff_radius + (OFF_ASSAULT or 0)
+        crowded = [g.hex for g in layout.germans if g.id in focus]
+        found = frozenset(
+            g.id for g in layout.germans
+            if g.id in quiet and all(distance(g.hex, f) > reach for f in crowded)
+        ) or quiet  # fmt: skip
+        layout.by_germans[key] = found
     return found  # type: ignore[no-any-return]
 
 
