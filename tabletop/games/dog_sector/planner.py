@@ -670,7 +670,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
         if danger.get(at, 0.0) > 0:
             here += STAY_AP  # waiting in the open: a turn lost under fire
         reach = american.unit_reach(state, unit)
-        if VEHICLE_FORWARD and unit.type in VEHICLES and left == 0:
+        if VEHICLE_FORWARD and unit.type in VEHICLES and (left == 0 or (FORWARD_IDLE and not dist)):
             return self._forward(state, b, unit, dist, reach.costs)
         if left == 0 and not GOAL_THREAT_AP and not (SPREAD and unit.type in SPREAD_UNITS):
             return None  # in position: the assault accepts the fire it draws
@@ -721,7 +721,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
         mines = _mine_hexes(autoplayer._now(state).layout)  # an explosion immobilizes it
         best: tuple[Any, ...] | None = None
         for h, cost in costs.items():
-            if dist.get(h, FAR) != 0 or b.to_trench[h] >= b.to_trench[at] or h in mines:
+            if (dist.get(h, FAR) != 0 if dist else b.position[h] != "any") or b.to_trench[h] >= b.to_trench[at] or h in mines:
                 continue
             key = (b.to_trench[h], cost, b.labels[h])
             if best is None or key < best:
@@ -951,6 +951,10 @@ def _support_last(order: list[str], types: dict[str, str]) -> None:
 #: phase 5: a tank or dozer in a firing position moves on to the one nearest the trenches
 #: within reach (``_forward``); project's choice
 VEHICLE_FORWARD = True
+
+#: the same for a tank or dozer with no German unit to aim at (no goal in its plan
+#: field): to the hex nearest the trenches it may fire from
+FORWARD_IDLE = False
 
 #: phase 5: units friendly fire applies to (forward observers, tanks, dozers) aim at the
 #: quiet German units farther than the friendly fire radius plus this from every German
