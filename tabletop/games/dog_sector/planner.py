@@ -670,7 +670,7 @@ class PlanningAutoplayer(AmericanAutoplayer):
         if danger.get(at, 0.0) > 0:
             here += STAY_AP  # waiting in the open: a turn lost under fire
         reach = american.unit_reach(state, unit)
-        if VEHICLE_FORWARD and unit.type in VEHICLES and (left == 0 or (FORWARD_IDLE and not dist)):
+        if VEHICLE_FORWARD and unit.type in FORWARD_TYPES and left == 0:
             return self._forward(state, b, unit, dist, reach.costs)
         if left == 0 and not GOAL_THREAT_AP and not (SPREAD and unit.type in SPREAD_UNITS):
             return None  # in position: the assault accepts the fire it draws
@@ -715,21 +715,25 @@ class PlanningAutoplayer(AmericanAutoplayer):
     def _forward(self, state: GameState, b: _Board, unit: Piece, dist: dict[Hex, int],
                  costs: Mapping[Hex, int]) -> Action | None:  # fmt: skip
         """A tank or dozer in a firing position moves on to the one nearest the trenches
-        within reach (``VEHICLE_FORWARD``): the nearest American target draws the AT guns'
-        and panzerfausts' fire (phase 4, german.py), and what it screens lies behind it."""
+        within reach (``VEHICLE_FORWARD``), never into a live land mine (an explosion
+        immobilizes it: phase 5, Land Mine Explosion Check)."""
         at = unit.hex
-        mines = _mine_hexes(autoplayer._now(state).layout)  # an explosion immobilizes it
+        layout = autoplayer._now(state).layout
+        mines = _mine_hexes(layout)
+        heavy = [g for g in layout.germans if g.type in autoplayer.HEAVY] if FORWARD_TARGETS else []
         best: tuple[Any, ...] | None = None
         for h, cost in costs.items():
-            if (dist.get(h, FAR) != 0 if dist else b.position[h] != "any") or b.to_trench[h] >= b.to_trench[at] or h in mines:
+            if dist.get(h, FAR) != 0 or b.to_trench[h] >= b.to_trench[at] or h in mines:
                 continue
-            key = (b.to_trench[h], cost, b.labels[h])
+            more = -sum(1 for g in heavy if h in autoplayer._bonus_hexes(b, unit.type, g, BONUS_RANGE))
+            key = (b.to_trench[h], more, cost, b.labels[h])
             if best is None or key < best:
                 best = key
         if best is None:
             return None
-        why = (f"planner: the firing position nearest the trenches within reach ({best[0]} hexes): "
-               "it draws the AT guns' fire from the assault and screens the hexes behind it")  # fmt: skip
+        why = (f"planner: the firing position nearest the trenches within reach ({best[0]} hexes "
+               "from them): the nearest American target draws the AT guns' and panzerfausts' fire, "
+               "and infantry and MG pillboxes may not fire at its hex or the one behind it")  # fmt: skip
         return self._checked(state, {"do": "move", "unit": unit.id, "to": best[-1], "why": why})
 
     def _next_action(self, state: GameState, plan: Any, uid: str) -> Action | None:
@@ -952,9 +956,11 @@ def _support_last(order: list[str], types: dict[str, str]) -> None:
 #: within reach (``_forward``); project's choice
 VEHICLE_FORWARD = True
 
-#: the same for a tank or dozer with no German unit to aim at (no goal in its plan
-#: field): to the hex nearest the trenches it may fire from
-FORWARD_IDLE = False
+FORWARD_TYPES = VEHICLES
+#: among those equally near the trenches, the one with most MG pillboxes and AT guns
+#: within the bonus range (Table 6: 8 hexes)
+FORWARD_TARGETS = False
+BONUS_RANGE = 8
 
 #: phase 5: units friendly fire applies to (forward observers, tanks, dozers) aim at the
 #: quiet German units farther than the friendly fire radius plus this from every German
