@@ -70,4 +70,7 @@ def test_a_tank_does_not_move_on_into_a_land_mine() -> None:
     for i, h in enumerate(nearer):
         s.map.place(Piece(f"M{i}", "land-mine", h, kind="marker"))
     action = first_action(s)
-    assert action == {"do": "end-phase"} or b.to_trench[board().hex_of(str(action["to"]))] >= b.to_trench[tank.hex]
+    assert (
+        action == {"do": "end-phase"}
+        or b.to_trench[board().hex_of(str(action["to"]))] >= b.to_trench[tank.hex]
+    )
