@@ -159,7 +159,9 @@ with staying (kept), German units off the focus at 0.75 (3.29 / 3.73 / 3.80 [3.3
 The sixth pass (the support units: tanks, dozers, forward observers), tuned on seeds
 2301-2600 only, 300 games a level, paired with the planner before it (3.247 / 3.473 /
 3.673): tanks and dozers forward 3.477 / 3.630 / 3.840 (+0.23 / +0.16 / +0.17, a standard
-error of the paired difference about 0.08). Tried and not kept (the same seeds; each
+error of the paired difference about 0.08; the same from ``tabletop sim dog-sector --games
+300 --seed 2301 --json --jobs 1``; ``benchmarks.speed.games(20)`` 0.1045 -> 0.1046 CPU
+seconds a game). Tried and not kept (the same seeds; each
 against the step before it, in brackets; a switch each, since removed): forward
 observers, tanks and dozers aiming only at quiet German units farther than the friendly
 fire radius plus 1 from every German unit of the focus, where the assault will stand by
@@ -174,8 +176,11 @@ dozer with no goal in its field (no quiet MG pillbox or AT gun) forward to the h
 nearest the trenches it may fire from (3.500 / 3.640 / 3.840); among forward hexes
 equally near the trenches, the one nearest the focus (3.447 / 3.657 / 3.870), nearest
 an AT gun or panzerfaust (3.430 / 3.683 / 3.860), with most barbed wire on the way
-(3.413 / 3.553 / 3.870), or with most MG pillboxes and AT guns within 8 hexes (3.523 /
-3.660 / 3.837). Where this pass looked (20 games, moderate, seeds 2301-2320): per
+(3.413 / 3.553 / 3.870), with most MG pillboxes and AT guns within 8 hexes (3.523 /
+3.660 / 3.837), or screening most American units (its hex and the hexes behind it,
+phase 4: 3.447 / 3.643 / 3.830; that count before the distance to the trenches: 3.440
+/ 3.667 / 3.823); vehicles kept out of live mine hexes altogether (not measured: 0.05
+such moves a game). Where this pass looked (20 games, moderate, seeds 2301-2320): per
 game, tank-turns firing 9.5, with every target blocked by friendly fire 9.4 (6.3 of
 them not immobilized), immobilized at sea 2.8; sharpshooters seldom idle for want of
 a target (1.0 a game with every target already hit). The German fire did not move much
