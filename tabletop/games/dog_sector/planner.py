@@ -239,6 +239,14 @@ with both, tank obstacles ahead cleared too (3.507 / 3.703 / 3.830), and every a
 obstacle hex, beside and behind it as well (3.483 / 3.723 / 3.887: +0.15 in sum, within
 the sum's standard error of about 0.14, and +0.01 at light).
 
+Both sixth-pass changes together, 1,000 games a level (``tabletop sim dog-sector
+--games 1000 --seed S --json --jobs 1``), against the simple bot on the same seeds:
+seeds 1-1000 3.482 / 3.767 / 4.005 (+1.15 / +1.20 / +1.26); seeds 1001-2000 3.564 /
+3.741 / 3.901 (+1.20 / +1.08 / +1.16); seeds 3001-4000, which no variant of any pass
+was chosen on, 3.558 / 3.765 / 3.859 against 2.380 / 2.641 / 2.830 (+1.18 / +1.12 /
++1.03; the planner before the sixth pass 3.379 / 3.576 / 3.767 there). Distributions
+in rules.yaml (``turns``).
+
 CPU: the threat field is summed from each German unit's share (worked out once per
 map), and the plan field searched again only from the hexes an obstacle left (14% of
 the searches): ``benchmarks.speed.games(20)`` 3.52 -> 3.92 games a CPU-second on a
