@@ -72,7 +72,7 @@ SHORTCUTS = [
      "its count up / down; a constraint: at most one per hex"),
     ("1-9", "editor: pick the tool's terrain, feature, hexside or region"),
     ("click, drag", "editor: paint the hexes (features and regions: on or off, as the first hex)"),
-    ("[ / ]", "editor: elevation to paint, one lower / higher"),
+    ("[ / ]", "editor, with the elevation tool (F4): elevation to paint, one lower / higher"),
     ("n", "editor: a new terrain, feature, hexside or region in the file (rename it there)"),
     ("Ctrl+Z / Ctrl+Y", "editor: undo / redo (a drag at a time)"),
     ("Ctrl+S", "editor: save the files edited (their comments and layout kept)"),
