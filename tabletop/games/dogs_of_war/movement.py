@@ -203,7 +203,7 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
         why_not: dict[Hex, str] = {}
         plain = t.per_inch(t.orders[order]) * factor
         rough = t.per_inch(t.rubble[order]) * factor
-        rubble, _ = self._ground(state)
+        rubble, walls = self._ground(state)
         for h in board.terrain:
             enter[h] = rough if h in rubble else plain
         no_end: dict[Hex, str] = {}
@@ -218,7 +218,7 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
                 )
             else:
                 no_end[p.hex] = f"dead model {p.id} may be passed over, not ended on ({RULE_MODELS})"
-        step = self._hexside_steps(state, enter, factor)
+        step = self._hexside_steps(state, enter, factor, walls)
         notes.append(f"{order}: {t.orders[order]}, in rubble {t.rubble[order]}; costs in 1/{t.scale} AP")
         return MoveModel(
             ap * t.scale,
@@ -267,7 +267,7 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
         return props.get("kind") in self.table.enclosed_kinds
 
     def _hexside_steps(
-        self, state: MapState, enter: Mapping[Hex, int], factor: int
+        self, state: MapState, enter: Mapping[Hex, int], factor: int, walls: Mapping[tuple[Hex, Hex], None]
     ) -> dict[tuple[Hex, Hex], int | None]:
         t = self.table
         board = state.board
@@ -279,7 +279,7 @@ class DogsOfWarMovePolicy(BaseMovePolicy):
                 for a, b in ((side.a, side.b), (side.b, side.a)):
                     if b in enter:
                         steps[(a, b)] = None if too_high else enter[b] + climb
-        steps.update(self._ground(state)[1])
+        steps.update(walls)
         return steps
 
     def _ground(self, state: MapState) -> Ground:
