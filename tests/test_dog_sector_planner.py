@@ -51,6 +51,20 @@ def fresh(phase: str, turn: int = 2) -> GameState:
     return GameState(MapState.of(board()), turn=turn, phase=phase)
 
 
+def phase_actions(game: Game, limit: int, bot: AmericanAutoplayer | None = None) -> list[dict[str, object]]:
+    """The actions ``bot`` (the planner unless given) takes in the phase ``game`` stands
+    in, each played, until it ends the phase or ``limit`` are played."""
+    bot = bot or PlanningAutoplayer()
+    out = []
+    for _ in range(limit):
+        action = bot.choose(game.side_view("american"))
+        if action["do"] == "end-phase":
+            break
+        out.append(dict(action))
+        game.play(action)
+    return out
+
+
 def play(seed: int, bombardment: str, **kw: object) -> Game:
     game = new_game(scenario(), ruleset("dog_sector"), seed=seed, options={"bombardment": bombardment},
                     history=False)  # fmt: skip
@@ -248,15 +262,7 @@ def test_the_leaders_act_first_so_a_hex_they_unpin_moves_in_the_same_phase() -> 
     put(s, "G1", "mg-pillbox", "0612", "german")
     s.map.place(Piece("A1", "infantry", board().hex_of("0706"), side="american", steps=2, status=frozenset({"pinned"})))
     put(s, "A2", "exceptional-leader", "0706")
-    game = Game(DogSectorRules(), s, 1)
-    bot = PlanningAutoplayer()
-    done = []
-    for _ in range(6):
-        action = bot.choose(game.side_view("american"))
-        if action["do"] == "end-phase":
-            break
-        done.append((action["do"], action["unit"]))
-        game.play(action)
+    done = [(a["do"], a["unit"]) for a in phase_actions(Game(DogSectorRules(), s, 1), 6)]
     assert done[0] == ("unpin", "A2")
     assert ("move", "A1") in done
 

@@ -5,6 +5,7 @@ phase 6 the units yet to fire act fewest open targets first (planner.py,
 from __future__ import annotations
 
 import pytest
+from test_dog_sector_planner import phase_actions
 from test_dog_sector_planner_spread import board, put
 
 from tabletop.engine.game import Game
@@ -21,16 +22,7 @@ def fire_phase(turn: int = 5) -> GameState:
 
 def shots(state: GameState, bot: PlanningAutoplayer | None = None) -> list[dict[str, object]]:
     """The planner's phase 6 actions until it ends the phase (the dice roll them)."""
-    game = Game(DogSectorRules(), state, 1)
-    bot = bot or PlanningAutoplayer()
-    out = []
-    for _ in range(20):
-        action = bot.choose(game.side_view("american"))
-        if action["do"] == "end-phase":
-            break
-        out.append(dict(action))
-        game.play(action)
-    return out
+    return phase_actions(Game(DogSectorRules(), state, 1), 20, bot)
 
 
 def two_targets_one_shared() -> GameState:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from test_dog_sector_planner import phase_actions
 
 from tabletop.board import Map, load_map
 from tabletop.engine.game import Game
@@ -81,14 +82,7 @@ def test_the_assault_spreads_over_the_german_units_it_can_reach() -> None:
     put(s, "A2", "infantry", crowded[1])
     put(s, "A3", "infantry", "0709")
     game = Game(DogSectorRules(), s, 1)
-    bot = PlanningAutoplayer()
-    whys = []
-    for _ in range(12):
-        action = bot.choose(game.side_view("american"))
-        if action["do"] == "end-phase":
-            break
-        whys.append(str(action.get("why")))
-        game.play(action)
+    whys = [str(a.get("why")) for a in phase_actions(game, 12)]
     b = autoplayer._board(board())
     at = [p.hex for p in game.state.map.pieces() if p.side == "american"]
     assert any(h in b.around[g1.hex] for h in at) and any(h in b.around[g2.hex] for h in at)
@@ -176,14 +170,7 @@ def test_near_a_crowded_focus_a_unit_takes_a_free_german_unit_off_it(monkeypatch
 
     def play(s: GameState) -> tuple[Hex, list[str]]:
         game = Game(DogSectorRules(), s, 1)
-        bot = PlanningAutoplayer()
-        whys = []
-        for _ in range(20):
-            action = bot.choose(game.side_view("american"))
-            if action["do"] == "end-phase":
-                break
-            whys.append(str(action.get("why")))
-            game.play(action)
+        whys = [str(a.get("why")) for a in phase_actions(game, 20)]
         return game.state.map.piece("A9").hex, whys
 
     at, _ = play(state())
